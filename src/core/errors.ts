@@ -1,0 +1,86 @@
+// One error registry for the whole service. Every machine-readable `code` a client can
+// see is defined exactly once, with its HTTP status and a one-line meaning; groups add
+// their own sections with `defineErrors` from their own module, so the catalogue stays
+// one table without one file every change has to touch.
+
+export interface ErrorDefinition {
+  readonly code: string;
+  readonly status: number;
+  readonly meaning: string;
+}
+
+const registry = new Map<string, ErrorDefinition>();
+
+export function defineErrors<const T extends Record<string, { status: number; meaning: string }>>(
+  table: T,
+): { readonly [K in keyof T]: ErrorDefinition } {
+  const out: Record<string, ErrorDefinition> = {};
+  for (const [code, { status, meaning }] of Object.entries(table)) {
+    const existing = registry.get(code);
+    if (existing && (existing.status !== status || existing.meaning !== meaning)) {
+      throw new Error(`error code ${code} is defined twice with different meanings`);
+    }
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      throw new Error(`error code ${code} has a non-error status ${status}`);
+    }
+    const def = Object.freeze({ code, status, meaning });
+    registry.set(code, def);
+    out[code] = def;
+  }
+  return out as { readonly [K in keyof T]: ErrorDefinition };
+}
+
+/** Every registered error, sorted by code: the public error catalogue. */
+export function errorCatalogue(): ErrorDefinition[] {
+  return [...registry.values()].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+}
+
+export function lookupError(code: string): ErrorDefinition | undefined {
+  return registry.get(code);
+}
+
+/**
+ * An error a client caused or must be told about. `message` is the human sentence;
+ * `path` is a JSON pointer (or a group's own dotted path) to the field at fault.
+ */
+export class AppError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly path: string | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    def: ErrorDefinition,
+    message?: string,
+    options: { path?: string; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message ?? def.meaning, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = def.code;
+    this.status = def.status;
+    this.path = options.path;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
+
+/** Codes shared by every group: transport, framing and routing problems. */
+export const CoreErrors = defineErrors({
+  route_not_found: { status: 404, meaning: 'No operation exists at this path.' },
+  method_not_allowed: { status: 405, meaning: 'The path exists but does not accept this HTTP method.' },
+  malformed_json: { status: 400, meaning: 'The request body is not strict JSON (syntax, duplicate keys, non-finite literals, bad UTF-8 or nesting).' },
+  empty_body: { status: 400, meaning: 'The operation needs a non-empty request body.' },
+  bad_framing: { status: 400, meaning: 'The request framing is not supported (for example conflicting Content-Length headers).' },
+  body_too_large: { status: 413, meaning: 'The request body is larger than the configured limit.' },
+  unsupported_media_type: { status: 415, meaning: 'The request body must be sent as application/json.' },
+  credentials_in_url: { status: 400, meaning: 'Credentials must never be sent in the URL; use the Authorization header.' },
+  query_too_long: { status: 414, meaning: 'The query string is longer than the service accepts.' },
+  header_too_large: { status: 431, meaning: 'A request header is longer than the service accepts.' },
+  invalid_query: { status: 400, meaning: 'A query parameter is malformed.' },
+  overloaded: { status: 503, meaning: 'The service is saturated; retry after the advised delay.' },
+  storage_unavailable: { status: 503, meaning: 'The storage backend could not be reached.' },
+  internal_error: { status: 500, meaning: 'An unexpected failure inside the service; it has been logged.' },
+});

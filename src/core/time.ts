@@ -1,0 +1,196 @@
+// UTC instants with microsecond resolution. JS `Date` keeps milliseconds only, and the
+// analysis contract compares and subtracts microsecond clocks exactly, so instants are
+// BigInt microseconds since the Unix epoch.
+
+export type Instant = bigint;
+
+const MICROS_PER_SECOND = 1_000_000n;
+const TWO_POW_53 = 2n ** 53n;
+
+// Strict UTC timestamp: seconds always present, 1–6 fractional digits, `Z` or `+00:00` only.
+const UTC_TIMESTAMP = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,6}))?(?:Z|\+00:00)$/;
+
+// Any explicit offset; used where a caller may name an instant in another zone.
+const OFFSET_TIMESTAMP =
+  /^([0-9]{4})-([0-9]{2})-([0-9]{2})[T ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]{1,6}))?)?(Z|z|[+-][0-9]{2}:[0-9]{2})$/;
+
+const ISO_DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
+
+function isLeapYear(y: number): boolean {
+  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+}
+
+export function daysInMonth(y: number, m: number): number {
+  if (m === 2) return isLeapYear(y) ? 29 : 28;
+  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
+}
+
+/** Days since 1970-01-01 for a proleptic Gregorian date (Hinnant's algorithm). */
+export function daysFromCivil(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+export function civilFromDays(z: number): { year: number; month: number; day: number } {
+  const zz = z + 719468;
+  const era = Math.floor(zz / 146097);
+  const doe = zz - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return { year: era * 400 + yoe + (month <= 2 ? 1 : 0), month, day };
+}
+
+function validCalendar(y: number, mo: number, d: number, h: number, mi: number, s: number): boolean {
+  return (
+    y >= 1 && y <= 9999 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo) &&
+    h <= 23 && mi <= 59 && s <= 59
+  );
+}
+
+function toInstant(y: number, mo: number, d: number, h: number, mi: number, s: number, frac: string | undefined): Instant {
+  const seconds = daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+  const micros = frac === undefined ? 0 : Number(frac.padEnd(6, '0'));
+  return BigInt(seconds) * MICROS_PER_SECOND + BigInt(micros);
+}
+
+/**
+ * Parses the strict UTC clock accepted by the analysis operations; null when the text is
+ * not exactly `YYYY-MM-DDTHH:MM:SS[.f{1,6}](Z|+00:00)` naming a real instant.
+ */
+export function parseUtcTimestamp(text: string): Instant | null {
+  const m = UTC_TIMESTAMP.exec(text);
+  if (!m) return null;
+  const y = +m[1], mo = +m[2], d = +m[3], h = +m[4], mi = +m[5], s = +m[6];
+  if (!validCalendar(y, mo, d, h, mi, s)) return null;
+  return toInstant(y, mo, d, h, mi, s, m[7]);
+}
+
+/**
+ * Parses an ISO 8601 timestamp that states its offset (`Z` or `±HH:MM`), converting it to
+ * UTC. A timestamp without a zone is refused: its instant would be a guess.
+ */
+export function parseOffsetTimestamp(text: string): Instant | null {
+  const m = OFFSET_TIMESTAMP.exec(text);
+  if (!m) return null;
+  const y = +m[1], mo = +m[2], d = +m[3], h = +m[4], mi = +m[5], s = m[6] === undefined ? 0 : +m[6];
+  if (!validCalendar(y, mo, d, h, mi, s)) return null;
+  let instant = toInstant(y, mo, d, h, mi, s, m[7]);
+  const zone = m[8];
+  if (zone !== 'Z' && zone !== 'z') {
+    const sign = zone[0] === '-' ? -1 : 1;
+    const oh = +zone.slice(1, 3), om = +zone.slice(4, 6);
+    if (oh > 23 || om > 59) return null;
+    instant -= BigInt(sign * (oh * 3600 + om * 60)) * MICROS_PER_SECOND;
+  }
+  return instant;
+}
+
+/**
+ * Exact difference in seconds, correctly rounded to a double — what Python's
+ * `timedelta.total_seconds()` yields for the same two instants.
+ */
+export function secondsBetween(later: Instant, earlier: Instant): number {
+  const diff = later - earlier;
+  const magnitude = diff < 0n ? -diff : diff;
+  if (magnitude <= TWO_POW_53) return Number(diff) / 1e6;
+  // Above 2^53 µs the Number conversion would round before the division; divide in
+  // BigInt with a sticky bit so the single final rounding is the correct one.
+  const shifted = magnitude << 64n;
+  let q = shifted / MICROS_PER_SECOND;
+  q = q * 2n + (shifted % MICROS_PER_SECOND === 0n ? 0n : 1n);
+  const value = Number(q) / 2 ** 65;
+  return diff < 0n ? -value : value;
+}
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, '0');
+}
+
+function split(i: Instant): { date: string; time: string; micros: number } {
+  let seconds = i / MICROS_PER_SECOND;
+  let micros = i % MICROS_PER_SECOND;
+  if (micros < 0n) {
+    micros += MICROS_PER_SECOND;
+    seconds -= 1n;
+  }
+  const secs = Number(seconds);
+  const days = Math.floor(secs / 86400);
+  const rem = secs - days * 86400;
+  const { year, month, day } = civilFromDays(days);
+  return {
+    date: `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`,
+    time: `${pad(Math.floor(rem / 3600), 2)}:${pad(Math.floor((rem % 3600) / 60), 2)}:${pad(rem % 60, 2)}`,
+    micros: Number(micros),
+  };
+}
+
+/** `YYYY-MM-DDTHH:MM:SSZ`, with `.ffffff` only when the microseconds are not zero. */
+export function formatInstantZ(i: Instant): string {
+  const { date, time, micros } = split(i);
+  return micros === 0 ? `${date}T${time}Z` : `${date}T${time}.${pad(micros, 6)}Z`;
+}
+
+/** `YYYY-MM-DDTHH:MM:SS.ffffff+00:00`: the archive's clock format (always 6 digits). */
+export function formatInstantOffset(i: Instant): string {
+  const { date, time, micros } = split(i);
+  return `${date}T${time}.${pad(micros, 6)}+00:00`;
+}
+
+/** Compact form used inside identifiers: `YYYYMMDDTHHMMSS.ffffffZ`. */
+export function formatInstantCompact(i: Instant): string {
+  const { date, time, micros } = split(i);
+  return `${date.replaceAll('-', '')}T${time.replaceAll(':', '')}.${pad(micros, 6)}Z`;
+}
+
+export function instantFromDate(d: Date): Instant {
+  return BigInt(d.getTime()) * 1000n;
+}
+
+export function instantFromMillis(ms: number): Instant {
+  return BigInt(Math.trunc(ms)) * 1000n;
+}
+
+export function instantToMillis(i: Instant): number {
+  return Number(i / 1000n);
+}
+
+/** Wall clock now, in microseconds (sub-millisecond part from the monotonic clock). */
+export function nowInstant(): Instant {
+  return BigInt(Date.now()) * 1000n;
+}
+
+export function addSeconds(i: Instant, seconds: number): Instant {
+  return i + BigInt(Math.round(seconds * 1e6));
+}
+
+/** Days since the epoch for a strict `YYYY-MM-DD` calendar date, or null. */
+export function parseIsoDate(text: string): number | null {
+  const m = ISO_DATE.exec(text);
+  if (!m) return null;
+  const y = +m[1], mo = +m[2], d = +m[3];
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
+  return daysFromCivil(y, mo, d);
+}
+
+export function formatIsoDate(days: number): string {
+  const { year, month, day } = civilFromDays(days);
+  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+}
+
+/** The UTC calendar day (days since epoch) an instant falls on. */
+export function utcDayOf(i: Instant): number {
+  const secs = i / MICROS_PER_SECOND - (i < 0n && i % MICROS_PER_SECOND !== 0n ? 1n : 0n);
+  return Math.floor(Number(secs) / 86400);
+}
+
+/** 0 = Sunday … 6 = Saturday. */
+export function weekdayOfDays(days: number): number {
+  return (((days + 4) % 7) + 7) % 7;
+}

@@ -1,0 +1,170 @@
+// Service configuration: every setting is an environment variable and a `serve` flag.
+// Values are checked once at start; an unknown EVIDENCE_* variable or a malformed value
+// stops the process with a message naming the setting, instead of running misconfigured.
+
+import path from 'node:path';
+
+export type EvidenceMode = 'live' | 'sample';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  mode: EvidenceMode;
+  bodyLimit: number;
+  logLevel: LogLevel;
+  /** Seconds between scheduled captures; 0 disables the scheduler. */
+  captureInterval: number;
+  /** Seconds after which the newest successful attempt no longer makes `latest` ready. */
+  freshnessLimit: number;
+  publisherBases: { nyfed: string; frb: string; treasury: string };
+  /** Event-loop delay (ms) above which requests are shed with 503. */
+  maxEventLoopDelay: number;
+}
+
+export interface SettingSpec {
+  key: keyof Config | `publisherBases.${'nyfed' | 'frb' | 'treasury'}`;
+  env: string;
+  flag: string;
+  description: string;
+  defaultText: string;
+  parse(value: string): unknown;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+function integer(name: string, min: number, max: number) {
+  return (value: string): number => {
+    if (!/^[0-9]+$/.test(value.trim())) throw new ConfigError(`${name} must be a whole number, got ${JSON.stringify(value)}`);
+    const n = Number(value.trim());
+    if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+    return n;
+  };
+}
+
+function oneOf<T extends string>(name: string, allowed: readonly T[]) {
+  return (value: string): T => {
+    if (!(allowed as readonly string[]).includes(value)) {
+      throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+    }
+    return value as T;
+  };
+}
+
+function httpBase(name: string) {
+  return (value: string): string => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new ConfigError(`${name} must be an absolute http(s) URL, got ${JSON.stringify(value)}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ConfigError(`${name} must use http or https, got ${url.protocol}`);
+    }
+    if (url.search || url.hash || url.username || url.password) {
+      throw new ConfigError(`${name} must not carry a query, fragment or credentials`);
+    }
+    return value.replace(/\/+$/, '');
+  };
+}
+
+const BYTE_SIZE = /^([0-9]+)\s*(b|kib|mib|gib|kb|mb|gb)?$/i;
+const UNITS: Record<string, number> = { b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3 };
+
+function byteSize(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const m = BYTE_SIZE.exec(value.trim());
+    if (!m) throw new ConfigError(`${name} must be a byte count such as 16777216 or 16MiB, got ${JSON.stringify(value)}`);
+    const n = Number(m[1]) * UNITS[(m[2] ?? 'b').toLowerCase()];
+    if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max} bytes, got ${n}`);
+    return n;
+  };
+}
+
+export const SETTINGS: readonly SettingSpec[] = [
+  { key: 'port', env: 'PORT', flag: '--port <n>', description: 'TCP port to listen on', defaultText: '8080', parse: integer('PORT', 0, 65535) },
+  { key: 'host', env: 'HOST', flag: '--host <addr>', description: 'interface address to bind', defaultText: '127.0.0.1',
+    parse: (v) => { if (!v.trim()) throw new ConfigError('HOST must not be empty'); return v.trim(); } },
+  { key: 'dataDir', env: 'EVIDENCE_DATA_DIR', flag: '--data-dir <dir>', description: 'directory of the embedded SQLite store (evidence.db)', defaultText: './data',
+    parse: (v) => { if (!v.trim()) throw new ConfigError('EVIDENCE_DATA_DIR must not be empty'); return path.resolve(v); } },
+  { key: 'databaseUrl', env: 'DATABASE_URL', flag: '--database-url <url>', description: 'postgres://… switches storage to PostgreSQL', defaultText: '(unset: SQLite)',
+    parse: (v) => {
+      if (!/^postgres(ql)?:\/\//.test(v)) throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+      return v;
+    } },
+  { key: 'mode', env: 'EVIDENCE_MODE', flag: '--mode <mode>', description: 'live (real publishers) or sample (bundled, labelled documents)', defaultText: 'live',
+    parse: oneOf('EVIDENCE_MODE', ['live', 'sample'] as const) },
+  { key: 'bodyLimit', env: 'EVIDENCE_BODY_LIMIT', flag: '--body-limit <bytes>', description: 'largest accepted request body (bytes, or e.g. 16MiB)', defaultText: '16MiB',
+    parse: byteSize('EVIDENCE_BODY_LIMIT', 1024, 1024 ** 3) },
+  { key: 'logLevel', env: 'LOG_LEVEL', flag: '--log-level <level>', description: 'fatal, error, warn, info, debug, trace or silent', defaultText: 'info',
+    parse: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const) },
+  { key: 'captureInterval', env: 'EVIDENCE_CAPTURE_INTERVAL', flag: '--capture-interval <seconds>', description: 'seconds between scheduled funding captures (0 turns the scheduler off)', defaultText: '900',
+    parse: integer('EVIDENCE_CAPTURE_INTERVAL', 0, 86400) },
+  { key: 'freshnessLimit', env: 'EVIDENCE_FRESHNESS_LIMIT', flag: '--freshness-limit <seconds>', description: 'age after which the newest capture no longer counts as current', defaultText: '1200',
+    parse: integer('EVIDENCE_FRESHNESS_LIMIT', 1, 7 * 86400) },
+  { key: 'publisherBases.nyfed', env: 'EVIDENCE_PUBLISHER_BASE_NYFED', flag: '--publisher-base-nyfed <url>', description: 'base URL of the New York Fed Markets API', defaultText: 'https://markets.newyorkfed.org',
+    parse: httpBase('EVIDENCE_PUBLISHER_BASE_NYFED') },
+  { key: 'publisherBases.frb', env: 'EVIDENCE_PUBLISHER_BASE_FRB', flag: '--publisher-base-frb <url>', description: 'base URL of the Federal Reserve Board site', defaultText: 'https://www.federalreserve.gov',
+    parse: httpBase('EVIDENCE_PUBLISHER_BASE_FRB') },
+  { key: 'publisherBases.treasury', env: 'EVIDENCE_PUBLISHER_BASE_TREASURY', flag: '--publisher-base-treasury <url>', description: 'base URL of the Treasury Fiscal Data API', defaultText: 'https://api.fiscaldata.treasury.gov',
+    parse: httpBase('EVIDENCE_PUBLISHER_BASE_TREASURY') },
+  { key: 'maxEventLoopDelay', env: 'EVIDENCE_MAX_EVENT_LOOP_DELAY', flag: '--max-event-loop-delay <ms>', description: 'event-loop delay that triggers load shedding (503 + Retry-After); 0 turns it off', defaultText: '1000',
+    parse: integer('EVIDENCE_MAX_EVENT_LOOP_DELAY', 0, 60000) },
+];
+
+export function defaultConfig(): Config {
+  return {
+    port: 8080,
+    host: '127.0.0.1',
+    dataDir: path.resolve('data'),
+    databaseUrl: null,
+    mode: 'live',
+    bodyLimit: 16 * 1024 * 1024,
+    logLevel: 'info',
+    captureInterval: 900,
+    freshnessLimit: 1200,
+    publisherBases: {
+      nyfed: 'https://markets.newyorkfed.org',
+      frb: 'https://www.federalreserve.gov',
+      treasury: 'https://api.fiscaldata.treasury.gov',
+    },
+    maxEventLoopDelay: 1000,
+  };
+}
+
+function assign(config: Config, key: SettingSpec['key'], value: unknown): void {
+  if (key.startsWith('publisherBases.')) {
+    const sub = key.slice('publisherBases.'.length) as keyof Config['publisherBases'];
+    config.publisherBases[sub] = value as string;
+  } else {
+    (config as unknown as Record<string, unknown>)[key] = value;
+  }
+}
+
+/**
+ * Builds the configuration from the environment, then flags (flags win). `flags` maps a
+ * setting key to the raw flag text as given on the command line.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<Record<SettingSpec['key'], string>> = {}): Config {
+  const known = new Set(SETTINGS.map((s) => s.env));
+  const unknown = Object.keys(env).filter((name) => name.startsWith('EVIDENCE_') && !known.has(name));
+  if (unknown.length > 0) {
+    throw new ConfigError(`unknown setting ${unknown.sort().join(', ')}; known EVIDENCE_* settings: ${[...known].filter((k) => k.startsWith('EVIDENCE_')).join(', ')}`);
+  }
+  const config = defaultConfig();
+  for (const spec of SETTINGS) {
+    const fromFlag = flags[spec.key];
+    const raw = fromFlag ?? env[spec.env];
+    if (raw === undefined || (fromFlag === undefined && raw === '')) continue;
+    assign(config, spec.key, spec.parse(raw));
+  }
+  return config;
+}

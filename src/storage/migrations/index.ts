@@ -1,0 +1,11 @@
+// The one ordered list of migrations, shared by SQLite and PostgreSQL. Names sort in
+// the order they must run; a migration, once released, is never edited.
+import type { Migration } from 'kysely';
+import type { Dialect } from '../storage.js';
+import { coreMigration } from './0001_core.js';
+
+export function allMigrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001_core': coreMigration(dialect),
+  };
+}

@@ -1,0 +1,11 @@
+import path from 'node:path';
+import type { Config } from '../core/config.js';
+import type { Storage } from './storage.js';
+import { openSqliteStorage } from './sqlite.js';
+import { openPostgresStorage } from './postgres.js';
+
+/** Opens the store the configuration names and brings its schema up to date. */
+export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'>, options: { migrate?: boolean } = {}): Promise<Storage> {
+  if (config.databaseUrl) return openPostgresStorage({ connectionString: config.databaseUrl, migrate: options.migrate });
+  return openSqliteStorage({ file: path.join(config.dataDir, 'evidence.db'), migrate: options.migrate });
+}

@@ -1,0 +1,83 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import type { Database } from './schema.js';
+import { migrate, pingWith, releaseLeaseWith, tryLeaseWith, type Storage } from './storage.js';
+
+export interface PostgresOptions {
+  connectionString: string;
+  /** Schema to use instead of `public` (tests give each run its own). */
+  schema?: string;
+  migrate?: boolean;
+  maxConnections?: number;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+// 64-bit integers come back from pg as strings; every bigint we store (epoch ms, counts)
+// is far below 2^53, so numbers are exact and simpler for callers.
+const typeParsers = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+function redact(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return 'postgres (unparsable URL)';
+  }
+}
+
+/** 64-bit advisory lock key from a name (FNV-1a, stable across instances). */
+function lockKey(name: string): bigint {
+  let h = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(name, 'utf8')) {
+    h ^= BigInt(byte);
+    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return BigInt.asIntN(64, h);
+}
+
+export async function openPostgresStorage(options: PostgresOptions): Promise<Storage> {
+  const schema = options.schema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 10,
+    types: typeParsers,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  if (schema) {
+    const client = await pool.connect();
+    try {
+      await client.query(`create schema if not exists ${schema}`);
+    } finally {
+      client.release();
+    }
+  }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const storage: Storage = {
+    dialect: 'postgres',
+    db,
+    location: redact(options.connectionString),
+    ping: () => pingWith(db),
+    serialized(lockName, fn) {
+      return db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(${lockKey(lockName).toString()}::bigint)`.execute(trx);
+        return fn(trx);
+      });
+    },
+    tryLease: (name, holder, ttlMs, nowMs = Date.now()) => tryLeaseWith(storage, name, holder, ttlMs, nowMs),
+    releaseLease: (name, holder) => releaseLeaseWith(storage, name, holder),
+    close: () => db.destroy(),
+  };
+  // Kysely's migrator holds a PostgreSQL advisory lock while it runs, so instances
+  // starting together migrate one after another.
+  if (options.migrate !== false) await migrate(db, 'postgres');
+  return storage;
+}

@@ -1,0 +1,4 @@
+// The whole database, as Kysely sees it: each area declares its tables in its own module.
+import type { CoreTables } from './core-tables.js';
+
+export interface Database extends CoreTables {}

@@ -80,6 +80,8 @@ export const CoreErrors = defineErrors({
   query_too_long: { status: 414, meaning: 'The query string is longer than the service accepts.' },
   header_too_large: { status: 431, meaning: 'A request header is longer than the service accepts.' },
   invalid_query: { status: 400, meaning: 'A query parameter is malformed.' },
+  invalid_request: { status: 422, meaning: 'A request parameter or field does not match the documented schema.' },
+  bad_request: { status: 400, meaning: 'The request cannot be processed as sent.' },
   overloaded: { status: 503, meaning: 'The service is saturated; retry after the advised delay.' },
   storage_unavailable: { status: 503, meaning: 'The storage backend could not be reached.' },
   internal_error: { status: 500, meaning: 'An unexpected failure inside the service; it has been logged.' },

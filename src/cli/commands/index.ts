@@ -1,0 +1,6 @@
+import type { Command } from 'commander';
+import { registerServe } from './serve.js';
+import { registerMigrate } from './migrate.js';
+
+/** Every sub-command, in the order `--help` lists them. */
+export const COMMANDS: Array<(program: Command) => void> = [registerServe, registerMigrate];

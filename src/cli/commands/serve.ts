@@ -1,0 +1,34 @@
+import type { Command } from 'commander';
+import closeWithGrace from 'close-with-grace';
+import { nowInstant } from '../../core/time.js';
+import { buildApp } from '../../http/app.js';
+import { openStorage } from '../../storage/open.js';
+import { addConfigOptions, configFromOptions } from '../options.js';
+import { SERVICES } from '../../http/services.js';
+
+export function registerServe(program: Command): void {
+  const command = program
+    .command('serve')
+    .description('serve every group over HTTP (live mode by default; --mode sample for the bundled documents)');
+  addConfigOptions(command);
+  command.action(async (options: Record<string, unknown>) => {
+    const config = configFromOptions(options);
+    const storage = await openStorage(config);
+    const deps = { config, storage, clock: nowInstant, services: {} as Record<string, unknown> };
+    const app = await buildApp(deps);
+    const started: Array<{ stop(): Promise<void> }> = [];
+    closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+      if (err) app.log.error({ err }, 'shutting down after an unexpected error');
+      else app.log.info({ signal }, 'shutting down');
+      for (const service of started) await service.stop().catch(() => undefined);
+      await app.close();
+      await storage.close();
+    });
+    await app.listen({ port: config.port, host: config.host });
+    app.log.info({ mode: config.mode, storage: storage.dialect }, 'evidence-desk is serving');
+    for (const start of SERVICES) {
+      const service = await start({ ...deps, logger: app.log });
+      if (service) started.push(service);
+    }
+  });
+}

@@ -1,0 +1,104 @@
+// Turning failures into responses. Each group keeps its upstream error key (`error` for
+// the analysis group, `detail` for the funding and data groups) and every body carries
+// the registry `code`; nothing unexpected ever leaves as a dropped socket.
+
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, CoreErrors, type ErrorDefinition, isAppError } from '../core/errors.js';
+import { JsonSyntaxError } from '../core/json.js';
+
+export type ErrorShape = 'analysis' | 'evidence' | 'any';
+
+export interface ErrorBodyInput {
+  code: string;
+  message: string;
+  path?: string;
+}
+
+/** The body for one error in the shape a group's clients expect. */
+export function errorBody(shape: ErrorShape, input: ErrorBodyInput): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (shape === 'analysis') body.error = input.message;
+  else if (shape === 'evidence') body.detail = input.message;
+  else {
+    // A path no group owns: both keys, so either kind of client can read it.
+    body.error = input.message;
+    body.detail = input.message;
+  }
+  body.code = input.code;
+  if (input.path !== undefined) body.path = input.path;
+  return body;
+}
+
+// Fastify's own error codes, mapped onto the registry.
+const FASTIFY_CODES: Record<string, ErrorDefinition> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: CoreErrors.unsupported_media_type,
+  FST_ERR_CTP_INVALID_TYPE: CoreErrors.unsupported_media_type,
+  FST_ERR_CTP_BODY_TOO_LARGE: CoreErrors.body_too_large,
+  FST_ERR_CTP_EMPTY_JSON_BODY: CoreErrors.empty_body,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: CoreErrors.bad_framing,
+  FST_ERR_CTP_EMPTY_TYPE: CoreErrors.unsupported_media_type,
+};
+
+const FASTIFY_MESSAGES: Record<string, string> = {
+  unsupported_media_type: 'send the request body as application/json',
+  body_too_large: 'the request body is larger than this service accepts',
+  empty_body: 'this operation needs a JSON request body',
+  bad_framing: 'the request framing (Content-Length / Transfer-Encoding) is not acceptable',
+};
+
+export interface ResolvedError {
+  status: number;
+  code: string;
+  message: string;
+  path?: string;
+  headers: Record<string, string>;
+  unexpected: boolean;
+}
+
+export function resolveError(error: unknown): ResolvedError {
+  if (isAppError(error)) {
+    return { status: error.status, code: error.code, message: error.message, path: error.path, headers: error.headers, unexpected: false };
+  }
+  if (error instanceof JsonSyntaxError) {
+    return { status: 400, code: CoreErrors.malformed_json.code, message: `invalid JSON body: ${error.message}`, headers: {}, unexpected: false };
+  }
+  const fe = error as FastifyError;
+  const mapped = fe && typeof fe.code === 'string' ? FASTIFY_CODES[fe.code] : undefined;
+  if (mapped) {
+    return { status: mapped.status, code: mapped.code, message: FASTIFY_MESSAGES[mapped.code] ?? mapped.meaning, headers: {}, unexpected: false };
+  }
+  if (fe && Array.isArray(fe.validation)) {
+    const first = fe.validation[0];
+    const where = fe.validationContext ?? 'request';
+    const field = first?.instancePath ? `${where}${first.instancePath}` : where;
+    return {
+      status: 422,
+      code: 'invalid_request',
+      message: `${field}: ${first?.message ?? 'invalid value'}`,
+      path: first?.instancePath || undefined,
+      headers: {},
+      unexpected: false,
+    };
+  }
+  if (fe && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return { status: fe.statusCode, code: 'bad_request', message: fe.message, headers: {}, unexpected: false };
+  }
+  return { status: 500, code: CoreErrors.internal_error.code, message: 'internal error; the failure has been logged', headers: {}, unexpected: true };
+}
+
+export function sendError(reply: FastifyReply, shape: ErrorShape, error: unknown): FastifyReply {
+  const resolved = resolveError(error);
+  if (resolved.unexpected) reply.log.error({ err: error }, 'unexpected failure while handling a request');
+  for (const [name, value] of Object.entries(resolved.headers)) reply.header(name, value);
+  return reply
+    .code(resolved.status)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(JSON.stringify(errorBody(shape, resolved)));
+}
+
+/** An error handler for one group's scope. */
+export function groupErrorHandler(shape: ErrorShape) {
+  return (error: unknown, _request: FastifyRequest, reply: FastifyReply) => sendError(reply, shape, error);
+}
+
+export { AppError };

@@ -1,0 +1,18 @@
+// The groups the service serves. Each is mounted at the root and again under the
+// upstream service's prefix, so clients of the original paths work unchanged.
+import type { FastifyPluginAsync } from 'fastify';
+import type { GroupPluginOptions } from './deps.js';
+import type { ErrorShape } from './errors.js';
+
+export interface GroupDefinition {
+  name: string;
+  /** Upstream path prefix, e.g. '/noisefloor'. */
+  prefix: string;
+  /** Error body shape for this group's routes. */
+  shape: ErrorShape;
+  /** Root-mounted paths that belong to this group (for unknown-route bodies). */
+  ownsPath?: (path: string) => boolean;
+  plugin: FastifyPluginAsync<GroupPluginOptions>;
+}
+
+export const GROUPS: GroupDefinition[] = [];

@@ -1,0 +1,9 @@
+// Background services `serve` starts after the HTTP server listens (e.g. the funding
+// capture scheduler). Each returns a handle that stops it on shutdown, or null when
+// the configuration turns it off.
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from './deps.js';
+
+export type ServiceStarter = (deps: AppDeps & { logger: FastifyBaseLogger }) => Promise<{ stop(): Promise<void> } | null>;
+
+export const SERVICES: ServiceStarter[] = [];

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { NonFiniteStatisticError, round15 } from '../../../src/analysis/numeric/round15.js';
+import { loadFixture, type NumericReference } from './fixture.js';
+
+const ref = loadFixture<NumericReference>('numeric-reference.json');
+
+describe('round15', () => {
+  it('rounds an exact 16-digit decimal tie to even, unlike toPrecision', () => {
+    const x = 1 + 2 ** -15; // exactly 1.000030517578125
+    expect(Number(x.toPrecision(15))).toBe(1.00003051757813);
+    expect(round15(x)).toBe(1.00003051757812);
+    expect(round15(-x)).toBe(-1.00003051757812);
+    expect(round15(1000000000000005)).toBe(1000000000000000);
+    expect(round15(1000000000000015)).toBe(1000000000000020);
+  });
+
+  it('leaves values with at most 15 significant digits unchanged', () => {
+    for (const x of [0.1, 4.23, -45, 3600, 1e-5, 123456789012345, 0.333333333333333]) {
+      expect(round15(x)).toBe(x);
+    }
+  });
+
+  it('keeps the sign of zero and refuses non-finite values', () => {
+    expect(Object.is(round15(-0), -0)).toBe(true);
+    expect(() => round15(Infinity)).toThrow(NonFiniteStatisticError);
+    expect(() => round15(NaN)).toThrow(NonFiniteStatisticError);
+  });
+
+  it('matches float("%.15g" % x) on every recorded CPython case, ties included', () => {
+    let mismatches = 0;
+    for (const [x, expected] of ref.round15) {
+      if (!Object.is(round15(x), expected)) mismatches++;
+    }
+    expect(mismatches).toBe(0);
+  });
+
+  it('agrees with toPrecision(15) wherever the value is not an exact tie (property)', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        if (x === 0 || isExactTie(x)) return; // toPrecision drops the sign of -0; Python keeps it
+        expect(round15(x)).toBe(Number(x.toPrecision(15)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+// An exact tie at 15 digits: the exact decimal expansion has 16 significant digits, the
+// last one a 5.
+function isExactTie(x: number): boolean {
+  if (x === 0) return false;
+  const digits = exactSignificantDigits(x);
+  return digits.length === 16 && digits.endsWith('5');
+}
+
+function exactSignificantDigits(x: number): string {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const hi = view.getUint32(0);
+  const lo = view.getUint32(4);
+  const biased = (hi >>> 20) & 0x7ff;
+  let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let e = -1074;
+  if (biased !== 0) {
+    m |= 1n << 52n;
+    e = biased - 1075;
+  }
+  // m * 2^e = m * 5^-e / 10^-e, so the digits of m * 5^-e are the significant digits.
+  const digits = e >= 0 ? (m << BigInt(e)).toString() : (m * 5n ** BigInt(-e)).toString();
+  return digits.replace(/0+$/, '');
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { isAppError } from '../../src/core/errors.js';
+import { parseUtcTimestamp } from '../../src/core/time.js';
+import {
+  type GateSeries,
+  InstantParser,
+  assertSeriesDomain,
+  assertUniqueSeriesIds,
+  gateSeries,
+  idOrder,
+} from '../../src/analysis/gates.js';
+
+const asOf = parseUtcTimestamp('2026-01-10T00:00:00Z')!;
+
+function hourly(values: (number | null)[], extra: Partial<GateSeries> = {}): GateSeries {
+  return {
+    id: 's',
+    kind: 'rate',
+    source: { rights: 'permitted' },
+    max_age_seconds: 86400,
+    max_gap_seconds: 3600,
+    observations: values.map((value, i) => ({
+      observed_at: `2026-01-09T${String(i).padStart(2, '0')}:00:00Z`,
+      value,
+      available_at: `2026-01-09T${String(i).padStart(2, '0')}:00:00Z`,
+    })),
+    ...extra,
+  };
+}
+
+function codeOf(f: () => unknown): string | undefined {
+  try {
+    f();
+  } catch (e) {
+    return isAppError(e) ? e.code : 'other';
+  }
+  return undefined;
+}
+
+describe('gateSeries', () => {
+  it('passes a clean series with its whole history as the tail', () => {
+    const g = gateSeries(hourly([1, 2, 3]), asOf);
+    expect(g.issues).toEqual([]);
+    expect(g.warnings).toEqual([]);
+    expect(g.tailStart).toBe(0);
+    expect(g.tail).toHaveLength(3);
+    expect(g.ageSeconds).toBe(22 * 3600);
+    expect(g.observedAt).toBe('2026-01-09T02:00:00Z');
+    expect(g.availableAt).toBe('2026-01-09T02:00:00Z');
+    expect(g.availabilityComplete).toBe(true);
+    expect(g.observedKeys).not.toBeNull();
+  });
+
+  it('reports every failing gate in the documented order', () => {
+    const s = hourly([1, null], { source: { rights: 'restricted' }, max_age_seconds: 1 });
+    s.observations[0].observed_at = '2026-01-09T00:00:00Z';
+    s.observations[1].observed_at = '2026-01-11T00:00:00Z';
+    s.observations[1].available_at = '2026-01-10T12:00:00Z';
+    s.observations[0].available_at = '2026-01-08T00:00:00Z';
+    const g = gateSeries(s, asOf);
+    expect(g.issues).toEqual([
+      'source_use_not_permitted_or_unknown',
+      'future_observation',
+      'not_yet_available',
+      'availability_precedes_observation',
+      'latest_value_missing',
+    ]);
+  });
+
+  it('flags stale data by the age of the last observation, even a null one', () => {
+    const g = gateSeries(hourly([1, null], { max_age_seconds: 100 }), asOf);
+    expect(g.issues).toEqual(['stale_observation', 'latest_value_missing']);
+  });
+
+  it('reports an empty series as having no observations and incomplete availability', () => {
+    const g = gateSeries(hourly([]), asOf);
+    expect(g.issues).toEqual(['no_observations']);
+    expect(g.ageSeconds).toBeNull();
+    expect(g.observedAt).toBeNull();
+    expect(g.availabilityComplete).toBe(false);
+  });
+
+  it('cuts the tail after the last null and at the last calendar gap', () => {
+    const s = hourly([1, 2, null, 4, 5, 6, 7]);
+    s.observations[5].observed_at = '2026-01-09T08:00:00Z';
+    s.observations[6].observed_at = '2026-01-09T09:00:00Z';
+    const g = gateSeries(s, asOf);
+    expect(g.gapIndices).toEqual([5]);
+    expect(g.tailStart).toBe(5);
+    expect(g.missingPoints).toBe(1);
+    expect(g.warnings).toEqual(['missing_observations_preserved', 'calendar_gaps_preserved']);
+  });
+
+  it('warns when no gap policy or availability history is supplied', () => {
+    const s = hourly([1, 2], { max_gap_seconds: undefined });
+    delete s.observations[0].available_at;
+    const g = gateSeries(s, asOf);
+    expect(g.warnings).toEqual(['availability_history_incomplete', 'calendar_gap_policy_not_supplied']);
+    expect(g.availabilityComplete).toBe(false);
+  });
+
+  it('compares clocks as instants whatever their spelling', () => {
+    const s = hourly([1, 2]);
+    s.observations[1].observed_at = '2026-01-09T01:00:00.000000+00:00';
+    const g = gateSeries(s, parseUtcTimestamp('2026-01-09T01:00:00.000000Z')!);
+    expect(g.issues).toEqual([]);
+    expect(g.ageSeconds).toBe(0);
+  });
+});
+
+describe('domain checks', () => {
+  it('rejects duplicate ids', () => {
+    expect(codeOf(() => assertUniqueSeriesIds([{ id: 'a' }, { id: 'b' }, { id: 'a' }]))).toBe('duplicate_series_id');
+    expect(codeOf(() => assertUniqueSeriesIds([{ id: 'a' }, { id: 'b' }]))).toBeUndefined();
+  });
+
+  it('rejects repeated or decreasing clocks, including equal instants spelled differently', () => {
+    const s = hourly([1, 2]);
+    s.observations[1].observed_at = '2026-01-09T00:00:00+00:00';
+    expect(codeOf(() => assertSeriesDomain(s, 0, new InstantParser()))).toBe('non_increasing_timestamps');
+  });
+
+  it('rejects non-positive prices and negative counts, ignoring nulls', () => {
+    expect(codeOf(() => assertSeriesDomain(hourly([1, 0], { kind: 'price' }), 0, new InstantParser()))).toBe('non_positive_price');
+    expect(codeOf(() => assertSeriesDomain(hourly([1, null], { kind: 'price' }), 0, new InstantParser()))).toBeUndefined();
+    expect(codeOf(() => assertSeriesDomain(hourly([0, -1], { kind: 'count' }), 0, new InstantParser()))).toBe('negative_count');
+    expect(codeOf(() => assertSeriesDomain(hourly([-1, 0], { kind: 'rate' }), 0, new InstantParser()))).toBeUndefined();
+  });
+
+  it('orders ids by code point, astral characters after the BMP', () => {
+    expect(idOrder([{ id: 'b' }, { id: '\u{1F600}' }, { id: '\uFFFD' }, { id: 'a' }])).toEqual([3, 0, 2, 1]);
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/core/config.js';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', mode: 'live', bodyLimit: 16 * 1024 * 1024, databaseUrl: null, logLevel: 'info' });
+    expect(c.dataDir).toBe(path.resolve('data'));
+  });
+
+  it('reads environment variables and lets flags win', () => {
+    const c = loadConfig({ PORT: '9000', EVIDENCE_MODE: 'sample', EVIDENCE_BODY_LIMIT: '2MiB' }, { port: '9100' });
+    expect(c.port).toBe(9100);
+    expect(c.mode).toBe('sample');
+    expect(c.bodyLimit).toBe(2 * 1024 * 1024);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ EVIDENCE_MODE: 'demo' }, /EVIDENCE_MODE/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ EVIDENCE_BODY_LIMIT: 'lots' }, /EVIDENCE_BODY_LIMIT/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ EVIDENCE_PUBLISHER_BASE_NYFED: 'ftp://x' }, /NYFED/],
+    [{ EVIDENCE_DATADIR: '/tmp' }, /unknown setting EVIDENCE_DATADIR/],
+  ])('refuses %o with a message naming the setting', (env, pattern) => {
+    expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(ConfigError);
+    expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(pattern);
+  });
+});

@@ -42,7 +42,7 @@ describe('evidence-desk serve', () => {
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ status: 'ok' });
       expect((await fetch(`${address}/readyz`)).status).toBe(200);
-      expect((await (await fetch(`${address}/openapi.json`)).json()).openapi).toBe('3.1.0');
+      expect(((await (await fetch(`${address}/openapi.json`)).json()) as { openapi: string }).openapi).toBe('3.1.0');
       expect((await fetch(`${address}/docs/`)).status).toBe(200);
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       child.kill('SIGTERM');

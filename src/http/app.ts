@@ -125,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(underPressure, {
       maxEventLoopDelay: config.maxEventLoopDelay,
       retryAfter: 1,
+      sampleInterval: Math.max(20, Math.min(500, Math.floor(config.maxEventLoopDelay / 2))),
       exposeStatusRoute: false,
       pressureHandler: (request, reply, type, value) => {
         reply.header('retry-after', '1');

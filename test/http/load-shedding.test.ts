@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await makeTestApp({ maxEventLoopDelay: 40 }, {
+    beforeReady(app) {
+      app.get('/test/block', async () => {
+        const until = Date.now() + 400;
+        while (Date.now() < until) { /* saturate the event loop on purpose */ }
+        return { ok: true };
+      });
+    },
+  });
+});
+afterAll(async () => t.close());
+
+describe('load shedding', () => {
+  it('answers 503 with Retry-After and a code while the event loop is saturated, then recovers', async () => {
+    const healthyAgain = async () => {
+      let status = 0;
+      for (let i = 0; i < 60 && status !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        status = (await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode;
+      }
+      return status;
+    };
+    expect(await healthyAgain()).toBe(200); // start-up work may itself have delayed the loop
+    expect((await t.app.inject({ method: 'GET', url: '/test/block' })).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 1)); // the overdue sampler timer runs first and sees the delay
+    const shed = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(shed.statusCode).toBe(503);
+    expect(shed.headers['retry-after']).toBe('1');
+    expect(shed.json().code).toBe('overloaded');
+    expect(await healthyAgain()).toBe(200);
+  });
+});

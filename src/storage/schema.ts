@@ -1,4 +1,5 @@
 // The whole database, as Kysely sees it: each area declares its tables in its own module.
 import type { CoreTables } from './core-tables.js';
+import type { ApplicationTables } from '../funding/applications/tables.js';
 
-export interface Database extends CoreTables {}
+export interface Database extends CoreTables, ApplicationTables {}

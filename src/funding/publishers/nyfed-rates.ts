@@ -1,0 +1,92 @@
+// NY Fed Markets API reference-rate documents (SOFR and EFFR, `…/last/10.json`).
+//
+// Values arrive as JSON numbers, so their exact decimal is the double's shortest text
+// (3.9 → "3.9"). Percentiles the NY Fed cannot compute are sent as the text "NA"; that,
+// like null, booleans or any other text, rejects the value for that date — it is never
+// read as zero and never skipped in favour of an older day.
+
+import { decimalFromJsonValue } from '../decimal.js';
+import { PublisherDocumentError } from '../errors.js';
+import {
+  acceptedObservation,
+  buildSeries,
+  checkedDate,
+  describeValue,
+  fail,
+  isPlainObject,
+  pointer,
+  readJsonDocument,
+  rejectedObservation,
+} from './body.js';
+import type { DatedObservation, IsoDate, MetricId, PublisherBody, PublisherDocument } from './types.js';
+
+interface RateField {
+  readonly metric: MetricId;
+  readonly field: string;
+}
+
+const SOFR_FIELDS: readonly RateField[] = [
+  { metric: 'policy.sofr', field: 'percentRate' },
+  { metric: 'distribution.sofr.p99', field: 'percentPercentile99' },
+  { metric: 'distribution.sofr.volume', field: 'volumeInBillions' },
+];
+
+const EFFR_FIELDS: readonly RateField[] = [{ metric: 'policy.effr', field: 'percentRate' }];
+
+function parseRefRates(
+  document: 'sofr' | 'effr',
+  type: 'SOFR' | 'EFFR',
+  fields: readonly RateField[],
+  body: PublisherBody,
+): PublisherDocument {
+  const root = readJsonDocument(document, body);
+  if (!isPlainObject(root) || !Array.isArray(root.refRates)) {
+    fail(document, 'unexpected_shape', 'expected an object with a "refRates" array', '/refRates');
+  }
+  const rows: unknown[] = root.refRates;
+  const entries = new Map<MetricId, DatedObservation[]>(fields.map((f) => [f.metric, []]));
+  const seen = new Set<IsoDate>();
+
+  rows.forEach((row, index) => {
+    if (!isPlainObject(row)) fail(document, 'unexpected_shape', `rate row ${index} is not an object`, pointer('refRates', index));
+    if (typeof row.type !== 'string') {
+      fail(document, 'unexpected_shape', `rate row ${index} has no text "type"`, pointer('refRates', index, 'type'));
+    }
+    if (row.type !== type) return;
+    const date = checkedDate(row.effectiveDate);
+    if (date === null) {
+      fail(document, 'bad_date', `${type} row ${index} has effectiveDate ${describeValue(row.effectiveDate)}, not a real YYYY-MM-DD date`,
+        pointer('refRates', index, 'effectiveDate'));
+    }
+    if (seen.has(date)) fail(document, 'duplicate_date', `${type} is listed twice for ${date}`, pointer('refRates', index, 'effectiveDate'));
+    seen.add(date);
+
+    for (const { metric, field } of fields) {
+      const raw = row[field];
+      const value = decimalFromJsonValue(raw);
+      const list = entries.get(metric)!;
+      if (value === null) {
+        const location = pointer('refRates', index, field);
+        list.push(rejectedObservation(date, new PublisherDocumentError(document, 'not_a_number',
+          `${type} ${field} for ${date} is ${describeValue(raw)}, not a finite number`, { location })));
+      } else {
+        list.push(acceptedObservation(date, value));
+      }
+    }
+  });
+
+  return Object.freeze({
+    document,
+    series: Object.freeze(fields.map(({ metric }) => buildSeries(document, metric, entries.get(metric)!))),
+  });
+}
+
+/** SOFR document → policy.sofr (percentRate), distribution.sofr.p99, distribution.sofr.volume ($B as published). */
+export function parseSofrDocument(body: PublisherBody): PublisherDocument {
+  return parseRefRates('sofr', 'SOFR', SOFR_FIELDS, body);
+}
+
+/** EFFR document → policy.effr (percentRate). */
+export function parseEffrDocument(body: PublisherBody): PublisherDocument {
+  return parseRefRates('effr', 'EFFR', EFFR_FIELDS, body);
+}

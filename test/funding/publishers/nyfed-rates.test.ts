@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+
+import { AppError } from '../../../src/core/errors.js';
+import { parseEffrDocument, parseSofrDocument } from '../../../src/funding/publishers/nyfed-rates.js';
+import { observationOnOrBefore } from '../../../src/funding/publishers/select.js';
+import { acceptedValues, documentFailure, entryOn, fixture, rejection, seriesOf } from './fixtures.js';
+
+describe('SOFR document', () => {
+  const doc = parseSofrDocument(fixture('sofr/valid.json'));
+  const rate = seriesOf(doc, 'policy.sofr');
+  const p99 = seriesOf(doc, 'distribution.sofr.p99');
+  const volume = seriesOf(doc, 'distribution.sofr.volume');
+
+  it('yields rate, 99th percentile and volume for every SOFR day, newest first', () => {
+    expect(doc.document).toBe('sofr');
+    expect(doc.series.map((s) => s.metric)).toEqual(['policy.sofr', 'distribution.sofr.p99', 'distribution.sofr.volume']);
+    expect(rate.observations.map((o) => o.date)).toEqual([
+      '2026-10-20', '2026-10-19', '2026-10-16', '2026-10-15', '2026-10-14',
+      '2026-10-13', '2026-10-09', '2026-10-08', '2026-10-07', '2026-10-06',
+    ]);
+    expect(rate.observations.every((o) => o.state === 'accepted')).toBe(true);
+  });
+
+  it('keeps the published digits exactly (volume already in billions)', () => {
+    expect(entryOn(rate, '2026-10-20')).toEqual({ date: '2026-10-20', state: 'accepted', exact: '3.87', value: 3.87 });
+    expect(entryOn(p99, '2026-10-15')).toMatchObject({ exact: '4.05', value: 4.05 });
+    expect(entryOn(volume, '2026-10-20')).toMatchObject({ exact: '2914', value: 2914 });
+    expect(acceptedValues(volume)[9]).toEqual(['2026-10-06', 2902]);
+  });
+
+  it('reports the newest date of the document for each metric', () => {
+    expect([rate.newestDate, p99.newestDate, volume.newestDate]).toEqual(['2026-10-20', '2026-10-20', '2026-10-20']);
+  });
+
+  it('treats zero as a value', () => {
+    const zero = parseSofrDocument(fixture('sofr/zero-volume.json'));
+    expect(entryOn(seriesOf(zero, 'distribution.sofr.volume'), '2026-10-20')).toMatchObject({ state: 'accepted', exact: '0', value: 0 });
+    expect(entryOn(seriesOf(zero, 'policy.sofr'), '2026-10-20')).toMatchObject({ state: 'accepted', value: 0 });
+  });
+
+  it('rejects an "NA" percentile for its date, never reading it as zero or falling back to an older day', () => {
+    const na = parseSofrDocument(fixture('sofr/p99-na.json'));
+    const pct = seriesOf(na, 'distribution.sofr.p99');
+    const error = rejection(pct, '2026-10-20', 'not_a_number');
+    expect(error.message).toMatch(/percentPercentile99.*2026-10-20.*"NA"/);
+    expect(error.location).toBe('/refRates/0/percentPercentile99');
+    expect(entryOn(seriesOf(na, 'policy.sofr'), '2026-10-20').state).toBe('accepted');
+    expect(pct.newestDate).toBe('2026-10-19');
+    expect(() => observationOnOrBefore(pct, '2026-10-20', '2026-10-16')).toThrow(error);
+  });
+
+  it.each([
+    ['2026-10-20', 'policy.sofr', 'null'],
+    ['2026-10-19', 'policy.sofr', 'true'],
+    ['2026-10-16', 'policy.sofr', '"NaN"'],
+    ['2026-10-15', 'distribution.sofr.volume', '"Infinity"'],
+    ['2026-10-14', 'policy.sofr', '"."'],
+    ['2026-10-13', 'distribution.sofr.p99', '"3.98"'],
+    ['2026-10-09', 'policy.sofr', 'false'],
+    ['2026-10-08', 'distribution.sofr.volume', '"-Infinity"'],
+  ] as const)('rejects the value on %s of %s given as %s', (date, metric, shown) => {
+    const doc = parseSofrDocument(fixture('sofr/invalid-values.json'));
+    const error = rejection(seriesOf(doc, metric), date, 'not_a_number');
+    expect(error.message).toContain(shown.replace(/^"|"$/g, ''));
+    expect(entryOn(seriesOf(doc, metric), '2026-10-07').state).toBe('accepted');
+  });
+
+  it('refuses two SOFR rows for the same date', () => {
+    const error = documentFailure(() => parseSofrDocument(fixture('sofr/duplicate-date.json')), 'duplicate_date');
+    expect(error.message).toContain('2026-10-19');
+    expect(error.location).toBe('/refRates/2/effectiveDate');
+  });
+
+  it('refuses effective dates that are not real YYYY-MM-DD dates', () => {
+    documentFailure(() => parseSofrDocument(fixture('sofr/impossible-date.json')), 'bad_date');
+    documentFailure(() => parseSofrDocument(fixture('sofr/date-format.json')), 'bad_date');
+  });
+
+  it('refuses a document without a refRates array', () => {
+    documentFailure(() => parseSofrDocument(fixture('sofr/missing-refrates.json')), 'unexpected_shape');
+    documentFailure(() => parseSofrDocument('[]'), 'unexpected_shape');
+    documentFailure(() => parseSofrDocument('{"refRates": [3.9]}'), 'unexpected_shape');
+  });
+
+  it.each(['nan-literal', 'overflow', 'duplicate-key', 'truncated'])('refuses non-strict JSON (%s)', (name) => {
+    documentFailure(() => parseSofrDocument(fixture(`sofr/${name}.json`)), 'malformed_json');
+  });
+
+  it('refuses bodies that are not UTF-8 or larger than 2,000,000 bytes', () => {
+    documentFailure(() => parseSofrDocument(new Uint8Array([0x7b, 0xff, 0x7d])), 'malformed_json');
+    const big = `{"refRates": [], "pad": "${'x'.repeat(2_000_000)}"}`;
+    documentFailure(() => parseSofrDocument(big), 'too_large');
+  });
+
+  it('throws registered application errors naming the document', () => {
+    const error = documentFailure(() => parseSofrDocument('{}'), 'unexpected_shape');
+    expect(error).toBeInstanceOf(AppError);
+    expect(error.name).toBe('PublisherDocumentError');
+    expect(error.document).toBe('sofr');
+    expect(error.message).toMatch(/^NY Fed SOFR rates document: /);
+  });
+});
+
+describe('EFFR document', () => {
+  it('yields the effective rate for every EFFR day', () => {
+    const doc = parseEffrDocument(fixture('effr/valid.json'));
+    expect(doc.series.map((s) => s.metric)).toEqual(['policy.effr']);
+    const effr = seriesOf(doc, 'policy.effr');
+    expect(effr.observations).toHaveLength(10);
+    expect(entryOn(effr, '2026-10-15')).toMatchObject({ exact: '3.89', value: 3.89 });
+    expect(effr.newestDate).toBe('2026-10-20');
+  });
+
+  it('reads only rows of type EFFR, so other types neither count nor collide', () => {
+    const effr = seriesOf(parseEffrDocument(fixture('effr/mixed-types.json')), 'policy.effr');
+    expect(acceptedValues(effr)).toEqual([['2026-10-20', 3.88], ['2026-10-19', 3.88]]);
+    expect(seriesOf(parseEffrDocument(fixture('sofr/valid.json')), 'policy.effr')).toMatchObject({ observations: [], newestDate: null });
+  });
+
+  it('refuses duplicate EFFR dates and rows without a type', () => {
+    documentFailure(() => parseEffrDocument(fixture('effr/duplicate-date.json')), 'duplicate_date');
+    documentFailure(() => parseEffrDocument(fixture('effr/row-without-type.json')), 'unexpected_shape');
+  });
+
+  it('rejects a null rate for its date', () => {
+    const effr = seriesOf(parseEffrDocument(fixture('effr/rate-null.json')), 'policy.effr');
+    expect(rejection(effr, '2026-10-20', 'not_a_number').message).toContain('null');
+    expect(effr.newestDate).toBe('2026-10-19');
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { declaredFamily } from '../../../src/analysis/narrative/families.js';
+import { foldedUrlHost, urlsplitHostRaw, urlsplitNetloc } from '../../../src/analysis/narrative/hostname.js';
+import { fixtures } from './fixtures.js';
+
+describe('URL host as urlsplit().hostname reads it', () => {
+  it(`agrees with CPython on ${fixtures.urls.length} URLs, including refusals`, () => {
+    expect(fixtures.urls.length).toBeGreaterThanOrEqual(200);
+    expect(fixtures.urls.some((c) => c.error)).toBe(true);
+    for (const c of fixtures.urls) {
+      expect(urlsplitNetloc(c.url) === null, c.url).toBe(c.error);
+      expect(urlsplitHostRaw(c.url) === null, c.url).toBe(c.hostname === null);
+      expect(foldedUrlHost(c.url), c.url).toBe(c.folded);
+    }
+  });
+
+  it('does not rewrite hosts the way WHATWG URL would', () => {
+    expect(foldedUrlHost('https://Bücher.example/x')).toBe('bücher.example');
+    expect(foldedUrlHost('http://0x7f.1/')).toBe('0x7f.1');
+    expect(foldedUrlHost('//Example.org/path')).toBe('example.org');
+    expect(foldedUrlHost('example.org/path')).toBeNull();
+  });
+});
+
+describe('declared source family', () => {
+  it('prefers the declared family, then the folded host without one www., then the source id', () => {
+    expect(declaredFamily({ id: 's', kind: 'primary', family: 'Wire', url: 'https://x.example' })).toBe('Wire');
+    expect(declaredFamily({ id: 's', kind: 'primary', url: 'https://WWW.Straße.example/a' })).toBe('strasse.example');
+    expect(declaredFamily({ id: 's', kind: 'primary', url: 'https://www.www.example.com' })).toBe('www.example.com');
+    expect(declaredFamily({ id: 's', kind: 'primary', url: 'not a url' })).toBe('s');
+    expect(declaredFamily({ id: 's', kind: 'primary', url: 'http://[::1/' })).toBe('s');
+    expect(declaredFamily({ id: 's', kind: 'primary' })).toBe('s');
+  });
+
+  it('falls back to the source id when only "www." was there to strip', () => {
+    expect(declaredFamily({ id: 'fallback', kind: 'reporting', url: 'http://www./x' })).toBe('fallback');
+  });
+});

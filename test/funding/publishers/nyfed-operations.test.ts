@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+
+import { parseOnRrpDocument, parseSrfDocument } from '../../../src/funding/publishers/nyfed-operations.js';
+import { observationOnOrBefore } from '../../../src/funding/publishers/select.js';
+import { acceptedValues, documentFailure, entryOn, fixture, rejection, seriesOf } from './fixtures.js';
+
+describe('ON RRP results', () => {
+  const rrp = seriesOf(parseOnRrpDocument(fixture('on_rrp/valid.json')), 'liquidity.on_rrp');
+
+  it('converts each day\'s accepted dollars to billions exactly', () => {
+    expect(rrp.observations).toHaveLength(10);
+    expect(entryOn(rrp, '2026-10-20')).toEqual({ date: '2026-10-20', state: 'accepted', exact: '0.576', value: 0.576 });
+    expect(acceptedValues(rrp).slice(1, 3)).toEqual([['2026-10-19', 1.204], ['2026-10-16', 2.318]]);
+    expect(entryOn(rrp, '2026-10-06')).toMatchObject({ exact: '9.264', value: 9.264 });
+    expect(rrp.newestDate).toBe('2026-10-20');
+  });
+
+  it('ignores other operation types and terms, and keeps a zero day as a value', () => {
+    const other = seriesOf(parseOnRrpDocument(fixture('on_rrp/other-operations-ignored.json')), 'liquidity.on_rrp');
+    expect(acceptedValues(other)).toEqual([['2026-10-20', 0.576], ['2026-10-19', 0]]);
+  });
+
+  it.each([
+    ['two-operations-one-day', 'operation_set', /exactly|expected 1/],
+    ['wrong-close-time', 'operation_set', /"13:30".*13:15/],
+    ['settlement-next-day', 'settlement_date', /2026-10-21/],
+    ['negative-amount', 'negative_amount', /negative/],
+    ['fractional-amount', 'not_whole_dollars', /576000000\.5/],
+    ['amount-as-text', 'not_a_number', /"576000000"/],
+    ['amount-null', 'not_a_number', /null/],
+    ['not-results', 'not_results', /"Announcement"/],
+  ] as const)('rejects the day for %s, leaving other days usable', (name, reason, message) => {
+    const series = seriesOf(parseOnRrpDocument(fixture(`on_rrp/${name}.json`)), 'liquidity.on_rrp');
+    expect(rejection(series, '2026-10-20', reason).message).toMatch(message);
+    expect(entryOn(series, '2026-10-16')).toMatchObject({ state: 'accepted', value: 2.318 });
+    expect(series.newestDate).toBe('2026-10-16');
+  });
+
+  it('refuses a document whose operation ids repeat', () => {
+    const error = documentFailure(() => parseOnRrpDocument(fixture('on_rrp/duplicate-id.json')), 'duplicate_id');
+    expect(error.message).toContain('RRP 102026 1');
+  });
+
+  it('refuses impossible operation dates and documents without repo.operations', () => {
+    documentFailure(() => parseOnRrpDocument(fixture('on_rrp/impossible-date.json')), 'bad_date');
+    documentFailure(() => parseOnRrpDocument(fixture('on_rrp/missing-operations.json')), 'unexpected_shape');
+    documentFailure(() => parseOnRrpDocument('{"repo": {"operations": [{"operationId": 7}]}}'), 'unexpected_shape');
+  });
+});
+
+describe('standing repo results', () => {
+  const srf = seriesOf(parseSrfDocument(fixture('srf/valid.json')), 'liquidity.srf');
+
+  it('sums the 08:30 and 13:45 operations of each day and divides by 10^9 exactly', () => {
+    expect(srf.observations).toHaveLength(10);
+    expect(entryOn(srf, '2026-10-20')).toEqual({ date: '2026-10-20', state: 'accepted', exact: '0.001', value: 0.001 });
+    expect(entryOn(srf, '2026-10-16')).toMatchObject({ exact: '0.005', value: 0.005 });
+    expect(entryOn(srf, '2026-10-15')).toMatchObject({ exact: '1.5', value: 1.5 });
+    expect(entryOn(srf, '2026-10-13')).toMatchObject({ exact: '0.25', value: 0.25 });
+    expect(entryOn(srf, '2026-10-06')).toMatchObject({ exact: '15.25', value: 15.25 });
+    expect(srf.newestDate).toBe('2026-10-20');
+  });
+
+  it('keeps a day without use as the value zero', () => {
+    expect(entryOn(srf, '2026-10-19')).toMatchObject({ state: 'accepted', exact: '0', value: 0 });
+  });
+
+  it('calls a day with only one of its two operations incomplete', () => {
+    const series = seriesOf(parseSrfDocument(fixture('srf/one-operation.json')), 'liquidity.srf');
+    const error = rejection(series, '2026-10-20', 'incomplete');
+    expect(error.message).toMatch(/incomplete/);
+    expect(() => observationOnOrBefore(series, '2026-10-20', '2026-10-16')).toThrow(/incomplete/);
+  });
+
+  it.each([
+    ['three-operations', 'operation_set'],
+    ['wrong-close-times', 'operation_set'],
+    ['same-close-time', 'operation_set'],
+    ['negative-amount', 'negative_amount'],
+    ['settlement-next-day', 'settlement_date'],
+    ['amount-boolean', 'not_a_number'],
+  ] as const)('rejects the day for %s', (name, reason) => {
+    const series = seriesOf(parseSrfDocument(fixture(`srf/${name}.json`)), 'liquidity.srf');
+    rejection(series, '2026-10-20', reason);
+    expect(entryOn(series, '2026-10-19')).toMatchObject({ state: 'accepted', value: 0 });
+  });
+
+  it('refuses a document whose operation ids repeat', () => {
+    documentFailure(() => parseSrfDocument(fixture('srf/duplicate-id.json')), 'duplicate_id');
+  });
+
+  it('does not let a day still in progress hide the complete days before it', () => {
+    const series = seriesOf(parseSrfDocument(fixture('srf/day-in-progress.json')), 'liquidity.srf');
+    rejection(series, '2026-10-21', 'incomplete');
+    expect(series.newestDate).toBe('2026-10-20');
+    expect(observationOnOrBefore(series, '2026-10-20', '2026-10-16')).toMatchObject({ date: '2026-10-20', value: 0.001 });
+  });
+
+  it('reads only overnight Repo operations, not reverse repos', () => {
+    const series = seriesOf(parseSrfDocument(fixture('on_rrp/valid.json')), 'liquidity.srf');
+    expect(series.observations).toEqual([]);
+    expect(series.newestDate).toBeNull();
+  });
+});

@@ -1,0 +1,70 @@
+// Related movements: pairs of assessed series whose monitor values, taken at the instants
+// both windows share, are strongly correlated. A pair moving together is a hint to look
+// at both, never independent confirmation of either.
+import { compareCodePoints } from '../../core/strings.js';
+import type { Instant } from '../../core/time.js';
+import { robustCorrelation } from '../numeric/normalise.js';
+import { finiteStatistic, markFloats } from './numbers.js';
+import type { RelatedMovement } from './types.js';
+
+export const RELATED_THRESHOLD = 0.85;
+
+export interface AlignedWindow {
+  id: string;
+  /** Window instants in increasing order (exact). */
+  instants: readonly Instant[];
+  /** The same instants as doubles: exact below 2^53 µs, order-preserving everywhere. */
+  keys: Float64Array;
+  values: Float64Array;
+}
+
+const EXACT_KEY_LIMIT = 2 ** 53;
+
+/** Three-way order of two window points; doubles first, BigInt only where they tie inexactly. */
+function order(a: AlignedWindow, i: number, b: AlignedWindow, j: number): number {
+  const x = a.keys[i];
+  const y = b.keys[j];
+  if (x < y) return -1;
+  if (x > y) return 1;
+  if (Math.abs(x) < EXACT_KEY_LIMIT) return 0;
+  const p = a.instants[i];
+  const q = b.instants[j];
+  return p < q ? -1 : p > q ? 1 : 0;
+}
+
+export function relatedMovements(windows: readonly AlignedWindow[]): RelatedMovement[] {
+  const sorted = [...windows].sort((a, b) => compareCodePoints(a.id, b.id));
+  const out: RelatedMovement[] = [];
+  for (let s = 0; s < sorted.length; s++) {
+    const first = sorted[s];
+    for (let t = s + 1; t < sorted.length; t++) {
+      const second = sorted[t];
+      // Both windows are strictly increasing in time, so one merge pass finds the
+      // shared instants in order.
+      const left: number[] = [];
+      const right: number[] = [];
+      let i = 0;
+      let j = 0;
+      while (i < first.keys.length && j < second.keys.length) {
+        const c = order(first, i, second, j);
+        if (c < 0) i++;
+        else if (c > 0) j++;
+        else {
+          left.push(first.values[i++]);
+          right.push(second.values[j++]);
+        }
+      }
+      const r = robustCorrelation(left, right);
+      if (r === null || Math.abs(r) < RELATED_THRESHOLD) continue;
+      const movement: RelatedMovement = {
+        series: [first.id, second.id],
+        correlation: finiteStatistic(r),
+        aligned_points: left.length,
+        independent_confirmation: false,
+      };
+      markFloats(movement, 'correlation');
+      out.push(movement);
+    }
+  }
+  return out;
+}

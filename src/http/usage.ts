@@ -1,0 +1,53 @@
+// Bearer handling and usage measurement for the funding read routes (latest, changes,
+// history). The read handlers call `identifyReader` at the credential step of their check
+// order and, for latest and changes, `recordReadUsage` once the response (200 or 304) is
+// decided. The data response never depends on the usage store: its failure only turns
+// `X-Usage-Recorded` into `unavailable`.
+
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from './deps.js';
+import { resolveCaller, type Caller } from '../funding/applications/credential.js';
+import { recordUsage } from '../funding/applications/measure.js';
+import { hasExclusionHeader } from '../funding/applications/traffic.js';
+import type { UsageOutcome } from '../funding/applications/tables.js';
+
+export const USAGE_RECORDED_HEADER = 'x-usage-recorded';
+export type UsageRecorded = 'true' | 'false' | 'unavailable';
+
+export interface ReaderIdentity {
+  caller: Caller;
+  /** The request carried an exclusion header (measured as synthetic). */
+  excluded: boolean;
+}
+
+/** Resolves the caller; throws the 401 / 503 AppError when a presented key is not usable. */
+export async function identifyReader(deps: AppDeps, request: FastifyRequest): Promise<ReaderIdentity> {
+  const caller = await resolveCaller({ storage: deps.storage, clock: deps.clock }, request.headers.authorization);
+  return { caller, excluded: hasExclusionHeader(request.headers) };
+}
+
+/**
+ * Measures one latest/changes response and sets `X-Usage-Recorded`. Never throws.
+ * `latestPacketId` is the current latest packet (for changes: the `after` packet).
+ */
+export async function recordReadUsage(
+  deps: AppDeps,
+  reply: FastifyReply,
+  identity: ReaderIdentity,
+  outcome: UsageOutcome,
+  latestPacketId: string,
+): Promise<UsageRecorded> {
+  let recorded: UsageRecorded;
+  try {
+    const inserted = await recordUsage(
+      { storage: deps.storage, clock: deps.clock },
+      { caller: identity.caller, excluded: identity.excluded, outcome, latestPacketId },
+    );
+    recorded = inserted ? 'true' : 'false';
+  } catch (error) {
+    reply.log.warn({ err: error }, 'usage measurement failed; the response is served without it');
+    recorded = 'unavailable';
+  }
+  reply.header(USAGE_RECORDED_HEADER, recorded);
+  return recorded;
+}

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { GroupPluginOptions } from './deps.js';
 import type { ErrorShape } from './errors.js';
+import { applicationsPlugin } from './plugins/applications.js';
 
 export interface GroupDefinition {
   name: string;
@@ -15,4 +16,12 @@ export interface GroupDefinition {
   plugin: FastifyPluginAsync<GroupPluginOptions>;
 }
 
-export const GROUPS: GroupDefinition[] = [];
+export const GROUPS: GroupDefinition[] = [
+  {
+    name: 'funding-applications',
+    prefix: '/funding-evidence',
+    shape: 'evidence',
+    ownsPath: (path) => path === '/v1/applications' || path.startsWith('/v1/applications/'),
+    plugin: applicationsPlugin,
+  },
+];

@@ -3,7 +3,8 @@
 // the configuration turns it off.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from './deps.js';
+import { startCaptureScheduler } from '../funding/scheduler.js';
 
 export type ServiceStarter = (deps: AppDeps & { logger: FastifyBaseLogger }) => Promise<{ stop(): Promise<void> } | null>;
 
-export const SERVICES: ServiceStarter[] = [];
+export const SERVICES: ServiceStarter[] = [async (deps) => startCaptureScheduler(deps)];

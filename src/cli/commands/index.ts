@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerServe } from './serve.js';
 import { registerMigrate } from './migrate.js';
+import { registerCapture } from './capture.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-export const COMMANDS: Array<(program: Command) => void> = [registerServe, registerMigrate];
+export const COMMANDS: Array<(program: Command) => void> = [registerServe, registerMigrate, registerCapture];

@@ -1,0 +1,276 @@
+// One capture attempt: download the seven publisher documents (or read a bundled sample
+// day), build the nine rows, and either archive a new packet or — when the rows equal the
+// current packet's — re-verify that packet. Every attempt that runs is recorded, with its
+// outcome or its error; an attempt that cannot take the capture lease does not run and
+// records nothing (another capture is in progress somewhere).
+
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { encodeCanonicalDocument } from '../core/json.js';
+import { isAppError } from '../core/errors.js';
+import type { Config } from '../core/config.js';
+import { sha256Hex } from '../core/hash.js';
+import { formatInstantOffset, formatIsoDate, utcDayOf, type Instant } from '../core/time.js';
+import type { Storage } from '../storage/storage.js';
+import {
+  ARCHIVE_LOCK,
+  CAPTURE_LEASE,
+  countAttempts,
+  insertAttempt,
+  insertPacket,
+  newestPacket,
+  storeBlob,
+  type NewAttempt,
+} from './archive.js';
+import { downloadDocument, FETCH_LIMITS, type FetchLimits } from './fetch.js';
+import { AGE_BACKSTOP_DAYS, buildObservationRows, checkHorizonAge, reviewHorizon, shiftDate } from './observations.js';
+import {
+  encodeContentArtifacts,
+  encodeManifest,
+  mintPacketId,
+  orderedReceipts,
+  sourceManifestSha256,
+  type PublisherReceipt,
+  type PublisherReceipts,
+} from './packet.js';
+import { publisherDocumentSpec, publisherUrl } from './publishers/catalogue.js';
+import { PUBLISHER_KEYS, type PublisherDocument, type PublisherKey } from './publishers/types.js';
+import { expectedUnit, sameObservations } from './rows.js';
+import { loadSampleDays, readSampleDocument, SAMPLE_PUBLISHERS_DIR } from './publishers/samples.js';
+import { verifyStoredPacket } from './verify.js';
+
+/** Longer than any attempt can take (two fetch rounds of at most 30 s, plus storage). */
+export const CAPTURE_LEASE_MS = 5 * 60_000;
+const MAX_ERROR_LENGTH = 300;
+const FETCH_CONCURRENCY = 3;
+
+export type CaptureOutcome = 'packet_created' | 'packet_reverified' | 'failed';
+
+export interface AttemptReport {
+  attempt_id: string;
+  outcome: CaptureOutcome;
+  packet_id: string | null;
+  review_asof: string | null;
+  started_at: string;
+  recorded_at: string;
+  error_code: string | null;
+  error: string | null;
+  mode: Config['mode'];
+  sample_day: string | null;
+}
+
+export type CaptureResult = { ran: true; attempt: AttemptReport } | { ran: false; reason: 'capture_in_progress' };
+
+export interface CaptureOptions {
+  storage: Storage;
+  config: Pick<Config, 'mode' | 'publisherBases'>;
+  clock: () => Instant;
+  fetchLimits?: FetchLimits;
+  sampleDir?: string;
+  /** Wall clock for the lease (ms); the lease guards real time even when `clock` is simulated. */
+  leaseNowMs?: () => number;
+}
+
+/** What a sample receipt names as its source, so it can never pass for a publisher URL. */
+export function sampleSourceUrl(day: string, key: PublisherKey): string {
+  return `sample:publishers/${day}/${publisherDocumentSpec(key).sampleFile}`;
+}
+
+class CaptureFailure extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+    this.name = 'CaptureFailure';
+  }
+}
+
+interface FetchedDocument {
+  body: Uint8Array;
+  receipt: PublisherReceipt;
+  parsed: PublisherDocument;
+}
+
+/** `<code>: <message>`, one line, bounded. Messages never carry bodies or credentials. */
+export function describeFailure(error: unknown): { code: string; text: string } {
+  let code = 'internal_error';
+  let message: string;
+  if (isAppError(error)) {
+    code = error.code;
+    message = error.message;
+  } else if (error instanceof CaptureFailure) {
+    code = error.code;
+    message = error.message;
+  } else {
+    message = `${(error as Error)?.name ?? 'Error'}: ${(error as Error)?.message ?? String(error)}`;
+  }
+  const text = `${code}: ${message}`.replace(/[\r\n\t]+/g, ' ');
+  return { code, text: text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text };
+}
+
+async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const workers = Array.from({ length: Math.min(size, queue.length) }, async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await run(item);
+  });
+  await Promise.all(workers);
+}
+
+/** Runs one attempt under the capture lease. */
+export async function captureOnce(options: CaptureOptions): Promise<CaptureResult> {
+  const { storage } = options;
+  const holder = randomBytes(16).toString('hex');
+  const leaseNow = options.leaseNowMs ?? Date.now;
+  if (!(await storage.tryLease(CAPTURE_LEASE, holder, CAPTURE_LEASE_MS, leaseNow()))) return { ran: false, reason: 'capture_in_progress' };
+  try {
+    return { ran: true, attempt: await runAttempt(options) };
+  } finally {
+    await storage.releaseLease(CAPTURE_LEASE, holder).catch(() => undefined);
+  }
+}
+
+async function runAttempt(options: CaptureOptions): Promise<AttemptReport> {
+  const { storage, config, clock } = options;
+  const mode = config.mode;
+  const attemptId = randomBytes(16).toString('hex');
+  const startedAt = clock();
+  const receipts: Partial<Record<PublisherKey, PublisherReceipt>> = {};
+  const fetched = new Map<PublisherKey, FetchedDocument>();
+  let sampleDay: string | null = null;
+  let reviewAsof: string | null = null;
+
+  const report = (outcome: CaptureOutcome, recordedAt: Instant, extra: Partial<AttemptReport>): AttemptReport => ({
+    attempt_id: attemptId,
+    outcome,
+    packet_id: null,
+    review_asof: reviewAsof,
+    started_at: formatInstantOffset(startedAt),
+    recorded_at: formatInstantOffset(recordedAt),
+    error_code: null,
+    error: null,
+    mode,
+    sample_day: sampleDay,
+    ...extra,
+  });
+  const attemptRow = (outcome: CaptureOutcome, recordedAt: Instant, extra: Partial<NewAttempt>): NewAttempt => ({
+    attempt_id: attemptId,
+    mode,
+    started_at_us: Number(startedAt),
+    recorded_at_us: Number(recordedAt),
+    outcome,
+    packet_id: null,
+    manifest_sha256: null,
+    review_asof: reviewAsof,
+    error_code: null,
+    error: null,
+    receipts_json: Object.keys(receipts).length > 0 ? encodeCanonicalDocument(orderedReceipts(receipts)) : null,
+    sample_day: sampleDay,
+    ...extra,
+  });
+
+  try {
+    let readDocument: (key: PublisherKey, tgaSince?: string) => Promise<{ url: string; body: Uint8Array }>;
+    if (mode === 'sample') {
+      // Successive sample captures walk through the bundled days and wrap around, so a
+      // demo archive gains new packets, same-date revisions and re-verifications.
+      const days = loadSampleDays(options.sampleDir ?? SAMPLE_PUBLISHERS_DIR);
+      const day = days[(await countAttempts(storage.db, 'sample')) % days.length];
+      const name = path.basename(day.directory);
+      sampleDay = name;
+      readDocument = async (key) => ({ url: sampleSourceUrl(name, key), body: readSampleDocument(day, key) });
+    } else {
+      const limits = options.fetchLimits ?? FETCH_LIMITS;
+      readDocument = async (key, tgaSince) => {
+        const url = publisherUrl(key, config.publisherBases, key === 'tga' ? { tgaSince } : {});
+        return { url, body: await downloadDocument(key, url, limits) };
+      };
+    }
+
+    const acquire = async (key: PublisherKey, tgaSince?: string) => {
+      const { url, body } = await readDocument(key, tgaSince);
+      const retrievedAt = clock();
+      const receipt: PublisherReceipt = { source_url: url, retrieved_at: formatInstantOffset(retrievedAt), sha256: sha256Hex(body), bytes: body.byteLength };
+      receipts[key] = receipt;
+      fetched.set(key, { body, receipt, parsed: publisherDocumentSpec(key).parse(body) });
+    };
+
+    // Everything but the TGA first: its query needs the review date.
+    const first = PUBLISHER_KEYS.filter((k) => k !== 'tga');
+    const failures = new Map<PublisherKey, unknown>();
+    await inBatches(first, FETCH_CONCURRENCY, async (key) => {
+      try {
+        await acquire(key);
+      } catch (error) {
+        failures.set(key, error);
+      }
+    });
+    for (const key of first) if (failures.has(key)) throw failures.get(key);
+
+    const parsed = new Map<PublisherKey, PublisherDocument>([...fetched].map(([k, v]) => [k, v.parsed]));
+    reviewAsof = reviewHorizon(parsed);
+    if (mode === 'live') checkHorizonAge(reviewAsof, formatIsoDate(utcDayOf(startedAt)));
+    await acquire('tga', shiftDate(reviewAsof, -AGE_BACKSTOP_DAYS['liquidity.tga']));
+    parsed.set('tga', fetched.get('tga')!.parsed);
+    const acquiredAt = clock();
+
+    const rows = buildObservationRows(parsed, reviewAsof, formatInstantOffset(startedAt));
+    for (const row of rows) {
+      if (row.unit !== expectedUnit(row.metric_id)) throw new CaptureFailure('internal_error', `unit of ${row.metric_id} is ${row.unit}`);
+    }
+    const fullReceipts = orderedReceipts(receipts) as PublisherReceipts;
+    const packetId = mintPacketId(startedAt);
+    const artifacts = encodeContentArtifacts({
+      packetId, capturedAt: startedAt, acquiredAt, reviewAsof, rows, receipts: fullReceipts, sample: mode === 'sample',
+    });
+
+    const outcome = await storage.serialized(ARCHIVE_LOCK, async (trx) => {
+      const current = await newestPacket(trx, mode);
+      let reuse = false;
+      if (current) {
+        const verified = (() => {
+          try {
+            return verifyStoredPacket(current);
+          } catch (error) {
+            throw new CaptureFailure('artifact_verification_failed', `the current packet failed verification, so it cannot be re-verified: ${(error as Error).message}`);
+          }
+        })();
+        reuse = sameObservations(verified.results, rows.map((r) => ({ ...r })));
+      }
+      const nowUs = Number(clock());
+      for (const doc of fetched.values()) await storeBlob(trx, doc.body, nowUs);
+      if (reuse && current) {
+        const recordedAt = clock();
+        await insertAttempt(trx, attemptRow('packet_reverified', recordedAt, { packet_id: current.packet_id, manifest_sha256: current.manifest_sha256 }));
+        return report('packet_reverified', recordedAt, { packet_id: current.packet_id });
+      }
+      const archivedAt = clock();
+      const manifest = encodeManifest({
+        packetId, archivedAt, capturedAt: startedAt, reviewAsof: reviewAsof!, readyAtCapture: true, artifacts, receipts: fullReceipts, sample: mode === 'sample',
+      });
+      const packet = {
+        packet_id: packetId,
+        mode,
+        archived_at_us: Number(archivedAt),
+        source_captured_at_us: Number(startedAt),
+        review_asof: reviewAsof,
+        review_scope: 'common_sofr_iorb_horizon',
+        ready_at_capture: 1,
+        manifest_sha256: manifest.sha256,
+        source_manifest_sha256: sourceManifestSha256(fullReceipts),
+        manifest: manifest.bytes,
+        review: artifacts.review,
+        csv: artifacts.csv,
+      };
+      // The packet is checked by the same rules readers apply before it can be archived.
+      verifyStoredPacket({ ...packet, seq: 0 });
+      await insertPacket(trx, packet);
+      const recordedAt = clock();
+      await insertAttempt(trx, attemptRow('packet_created', recordedAt, { packet_id: packetId, manifest_sha256: manifest.sha256 }));
+      return report('packet_created', recordedAt, { packet_id: packetId });
+    });
+    return outcome;
+  } catch (error) {
+    const { code, text } = describeFailure(error);
+    const recordedAt = clock();
+    await storage.serialized(ARCHIVE_LOCK, (trx) => insertAttempt(trx, attemptRow('failed', recordedAt, { error_code: code, error: text })));
+    return report('failed', recordedAt, { error_code: code, error: text });
+  }
+}

@@ -3,7 +3,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { GroupPluginOptions } from './deps.js';
 import type { ErrorShape } from './errors.js';
+import { analysisOwnsPath, analysisPlugin, ANALYSIS_PREFIX } from './plugins/analysis.js';
 import { applicationsPlugin } from './plugins/applications.js';
+import { fundingPlugin } from './plugins/funding.js';
 
 export interface GroupDefinition {
   name: string;
@@ -17,6 +19,14 @@ export interface GroupDefinition {
 }
 
 export const GROUPS: GroupDefinition[] = [
+  { name: 'analysis', prefix: ANALYSIS_PREFIX, shape: 'analysis', ownsPath: analysisOwnsPath, plugin: analysisPlugin },
+  {
+    name: 'funding',
+    prefix: '/funding-evidence',
+    shape: 'evidence',
+    ownsPath: (path) => path.startsWith('/v1/funding/') || path.startsWith('/packets/') || path === '/funding/sources.md',
+    plugin: fundingPlugin,
+  },
   {
     name: 'funding-applications',
     prefix: '/funding-evidence',

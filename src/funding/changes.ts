@@ -1,0 +1,114 @@
+// What changed between an earlier packet and the current one, metric by metric. A change
+// is a difference between two captures, not a confirmed publisher revision: the scope
+// token says so.
+
+import { markFloat } from '../core/json.js';
+import type { Storage } from '../storage/storage.js';
+import { findPacket } from './archive.js';
+import { currentEvidence, encodeBody, fromStorage, verifiedOr503, type EncodedBody, type ReadConfig } from './latest.js';
+import { FundingReadErrors, unavailable } from './read-errors.js';
+import { AppError } from '../core/errors.js';
+import { CHANGES_SCHEMA, CHANGES_SCOPE } from './terms.js';
+import { verifyStoredPacket, type VerifiedPacket } from './verify.js';
+import { isPacketId } from './packet.js';
+import type { Instant } from '../core/time.js';
+
+/** The five keys a change compares and reports. */
+export const CHANGE_KEYS = ['observation_date', 'source', 'unit', 'value', 'value_state'] as const;
+
+export type ChangeKind = 'new_observation_date' | 'same_date_observation_changed';
+
+function pick(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of CHANGE_KEYS) out[key] = row[key];
+  if (typeof out.value === 'number') markFloat(out, 'value');
+  return out;
+}
+
+function differs(a: unknown, b: unknown): boolean {
+  return typeof a === 'number' && typeof b === 'number' ? !Object.is(a, b) : a !== b;
+}
+
+export class ComparisonError extends Error {}
+
+/** Pairs rows by position; both lists must name the same metric at every position. */
+export function compareRows(before: readonly Record<string, unknown>[], after: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  if (before.length !== after.length) throw new ComparisonError('the packets hold different numbers of rows');
+  const changes: Record<string, unknown>[] = [];
+  before.forEach((old, i) => {
+    const now = after[i];
+    if (old.metric_id !== now.metric_id) throw new ComparisonError(`row ${i + 1} holds ${String(old.metric_id)} in one packet and ${String(now.metric_id)} in the other`);
+    if (!CHANGE_KEYS.some((k) => differs(old[k], now[k]))) return;
+    const kind: ChangeKind = old.observation_date !== now.observation_date ? 'new_observation_date' : 'same_date_observation_changed';
+    changes.push({ metric_id: old.metric_id, kind, before: pick(old), after: pick(now) });
+  });
+  return changes;
+}
+
+export function changesDocument(since: VerifiedPacket, latest: VerifiedPacket, sample: boolean): Record<string, unknown> {
+  let changes: Record<string, unknown>[];
+  try {
+    changes = compareRows(since.results, latest.results);
+  } catch (error) {
+    if (error instanceof ComparisonError) throw new AppError(FundingReadErrors.changes_comparison_failed, error.message);
+    throw error;
+  }
+  const doc: Record<string, unknown> = {
+    schema: CHANGES_SCHEMA,
+    before: since.packetId,
+    after: latest.packetId,
+    changes,
+    packet_id: latest.packetId,
+    ready: true,
+    review_asof: latest.reviewAsof,
+    scope: CHANGES_SCOPE,
+  };
+  if (sample) doc.sample = true;
+  return doc;
+}
+
+/** Throws 400 unless `value` is a well-formed packet id. */
+export function requirePacketId(value: string, parameter: string): string {
+  if (!isPacketId(value)) {
+    throw new AppError(FundingReadErrors.invalid_packet_id, `${parameter} is not a packet id (YYYYMMDDTHHMMSS.ffffffZ-<32 hex>)`, { path: `/${parameter}` });
+  }
+  return value;
+}
+
+export interface ChangesRequest {
+  since: string;
+  until?: string;
+}
+
+/**
+ * Steps after identity, in order: id syntax (400), current readiness (503), until (409),
+ * since in the archive (404), since not after latest (409), since verifies (503),
+ * comparison (503). The caller checks `since` presence (422) and identity before.
+ */
+export async function changesBody(storage: Storage, config: ReadConfig, now: Instant, request: ChangesRequest): Promise<{ encoded: EncodedBody; latest: VerifiedPacket }> {
+  requirePacketId(request.since, 'since');
+  if (request.until !== undefined) requirePacketId(request.until, 'until');
+  const { packet: latest } = await currentEvidence(storage, config, now);
+  if (request.until !== undefined && request.until !== latest.packetId) {
+    throw new AppError(FundingReadErrors.latest_changed, 'until is not the current latest packet; retrieve latest again');
+  }
+  let since: VerifiedPacket;
+  if (request.since === latest.packetId) {
+    since = latest;
+  } else {
+    const row = await fromStorage(() => findPacket(storage.db, request.since));
+    if (!row || row.mode !== config.mode) throw new AppError(FundingReadErrors.since_outside_archive, 'the starting packet is not in this forward archive');
+    if (row.archived_at_us > Number(latest.archivedAt) || (row.archived_at_us === Number(latest.archivedAt) && row.seq > latest.seq)) {
+      throw new AppError(FundingReadErrors.since_after_latest, 'the starting packet was archived after the current latest packet; changes only run forward');
+    }
+    since = verifiedOr503(config, () => verifyStoredPacket(row));
+  }
+  try {
+    return { encoded: encodeBody(changesDocument(since, latest, config.mode === 'sample')), latest };
+  } catch (error) {
+    if (error instanceof AppError && error.code === FundingReadErrors.changes_comparison_failed.code) {
+      throw unavailable(FundingReadErrors.changes_comparison_failed, error.message, config.captureInterval, error);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,137 @@
+// The current packet and the `latest` body. "Current" is decided on every request, from
+// storage, against the caller's clock: the newest attempt must have succeeded, be within
+// the freshness limit, carry sane clocks, and name a packet whose stored bytes verify.
+// There is no fallback to an older packet.
+
+import { AppError, CoreErrors } from '../core/errors.js';
+import { encodeCanonicalDocument } from '../core/json.js';
+import { sha256Hex } from '../core/hash.js';
+import { formatInstantOffset, parseIsoDate, secondsBetween, utcDayOf, type Instant } from '../core/time.js';
+import type { Config } from '../core/config.js';
+import type { Storage } from '../storage/storage.js';
+import { findPacket, newestAttempt, type AttemptRow } from './archive.js';
+import { FundingReadErrors, unavailable } from './read-errors.js';
+import { DATASET, KNOWLEDGE_TIME_BASIS, LATEST_SCHEMA, VALUE_BASIS } from './terms.js';
+import { PacketVerificationError, verifyStoredPacket, type VerifiedPacket } from './verify.js';
+
+/** How far a recorded clock may lie ahead of the reader's clock (instances' clocks drift). */
+export const CLOCK_SKEW_SECONDS = 300;
+
+export type ReadConfig = Pick<Config, 'mode' | 'freshnessLimit' | 'captureInterval'>;
+
+export interface CurrentEvidence {
+  attempt: AttemptRow;
+  packet: VerifiedPacket;
+}
+
+/** Wraps a storage failure as a 503 the client can retry. */
+export async function fromStorage<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new AppError(CoreErrors.storage_unavailable, 'the evidence store could not be read', { headers: { 'retry-after': '5' }, cause: error });
+  }
+}
+
+/** Loads and verifies a packet; a verification failure is a 503 naming the packet. */
+export function verifiedOr503(config: ReadConfig, verify: () => VerifiedPacket): VerifiedPacket {
+  try {
+    return verify();
+  } catch (error) {
+    if (error instanceof PacketVerificationError) {
+      throw unavailable(FundingReadErrors.artifact_verification_failed, `stored evidence failed verification: ${error.message}`, config.captureInterval, error);
+    }
+    throw error;
+  }
+}
+
+/** The full live readiness check; throws a 503 with a reason code when anything fails. */
+export async function currentEvidence(storage: Storage, config: ReadConfig, now: Instant): Promise<CurrentEvidence> {
+  const fail = (def: (typeof FundingReadErrors)[keyof typeof FundingReadErrors], message: string) =>
+    unavailable(def, message, config.captureInterval);
+  const attempt = await fromStorage(() => newestAttempt(storage.db, config.mode));
+  if (!attempt) throw fail(FundingReadErrors.evidence_not_captured, 'no funding capture has been recorded yet');
+  const recordedAt = BigInt(attempt.recorded_at_us);
+  const recordedText = formatInstantOffset(recordedAt);
+  if (attempt.outcome === 'failed' || attempt.packet_id === null || attempt.error !== null) {
+    throw fail(FundingReadErrors.latest_attempt_failed,
+      `the newest capture attempt (${recordedText}) failed${attempt.error_code ? ` with ${attempt.error_code}` : ''}; no earlier packet is served instead`);
+  }
+  const age = secondsBetween(now, recordedAt);
+  if (age < -CLOCK_SKEW_SECONDS) throw fail(FundingReadErrors.evidence_clock_invalid, `the newest capture attempt is dated in the future (${recordedText})`);
+  if (age > config.freshnessLimit) {
+    throw fail(FundingReadErrors.evidence_stale, `the newest successful capture (${recordedText}) is older than ${config.freshnessLimit} seconds`);
+  }
+
+  const row = await fromStorage(() => findPacket(storage.db, attempt.packet_id!));
+  if (!row || row.mode !== config.mode) {
+    throw fail(FundingReadErrors.artifact_verification_failed, `the packet named by the newest attempt is missing from the archive`);
+  }
+  const packet = verifiedOr503(config, () => verifyStoredPacket(row));
+  if (attempt.manifest_sha256 !== packet.manifestSha256) {
+    throw fail(FundingReadErrors.artifact_verification_failed, 'the packet manifest differs from the one its attempt verified');
+  }
+  if (!packet.readyAtCapture || !packet.reviewReady) {
+    throw fail(FundingReadErrors.artifact_verification_failed, 'the current packet was not ready when it was captured');
+  }
+  // Clocks must tell one consistent story: captured ≤ archived ≤ attempt recorded ≤ now
+  // (within skew), and a live review date cannot lie after the capture's own day.
+  const clocksSane =
+    packet.sourceCapturedAt <= packet.archivedAt &&
+    packet.archivedAt <= recordedAt &&
+    BigInt(attempt.started_at_us) <= recordedAt &&
+    secondsBetween(now, packet.archivedAt) >= -CLOCK_SKEW_SECONDS &&
+    // Bundled sample documents carry fixed dates, which may lie after today's date.
+    (config.mode === 'sample' || (parseIsoDate(packet.reviewAsof) ?? Infinity) <= utcDayOf(packet.sourceCapturedAt));
+  if (!clocksSane) throw fail(FundingReadErrors.evidence_clock_invalid, 'the clocks recorded for the current packet are inconsistent');
+  return { attempt, packet };
+}
+
+export interface EncodedBody {
+  body: string;
+  etag: string;
+}
+
+export function encodeBody(doc: unknown): EncodedBody {
+  const body = encodeCanonicalDocument(doc);
+  return { body, etag: `"${sha256Hex(body)}"` };
+}
+
+export function packetLinks(packetId: string): Record<string, string> {
+  return {
+    'manifest.json': `/packets/${packetId}/manifest.json`,
+    'observations.csv': `/packets/${packetId}/observations.csv`,
+    'review.json': `/packets/${packetId}/review.json`,
+  };
+}
+
+const latestBodies = new WeakMap<VerifiedPacket, Map<boolean, EncodedBody>>();
+
+/** The `financial-evidence.funding.v1` body for a verified current packet. */
+export function latestBody(packet: VerifiedPacket, sample: boolean): EncodedBody {
+  let bySample = latestBodies.get(packet);
+  const known = bySample?.get(sample);
+  if (known) return known;
+  const doc: Record<string, unknown> = {
+    schema: LATEST_SCHEMA,
+    dataset: DATASET,
+    ready: true,
+    packet_id: packet.packetId,
+    source_captured_at: formatInstantOffset(packet.sourceCapturedAt),
+    archived_at: formatInstantOffset(packet.archivedAt),
+    review_asof: packet.reviewAsof,
+    review_scope: packet.reviewScope,
+    latest_per_instrument: false,
+    value_basis: VALUE_BASIS,
+    knowledge_time_basis: KNOWLEDGE_TIME_BASIS,
+    observations: [...packet.results],
+    manifest_sha256: packet.manifestSha256,
+    artifacts: { 'observations.csv': packet.csvSha256, 'review.json': packet.reviewSha256 },
+    links: packetLinks(packet.packetId),
+  };
+  if (sample) doc.sample = true;
+  const encoded = encodeBody(doc);
+  if (!bySample) latestBodies.set(packet, (bySample = new Map()));
+  bySample.set(sample, encoded);
+  return encoded;
+}

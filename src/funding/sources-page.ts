@@ -1,0 +1,38 @@
+// The page packet downloads point at with `Link: <…>; rel="license"`: where each figure
+// comes from and whose terms govern it. Plain text, served by the funding routes.
+
+import { PUBLISHER_DOCUMENTS, METRICS } from './publishers/catalogue.js';
+import { PUBLISHER_NOTICE, SOURCE_TERMS } from './terms.js';
+
+export const FUNDING_SOURCES_PATH = '/funding/sources.md';
+
+function page(): string {
+  const lines = [
+    '# Funding evidence: sources and terms',
+    '',
+    'Every packet is built from seven public documents that this service downloads itself from',
+    'the publishers (in sample mode: from made-up documents bundled with the service, and every',
+    'response says "sample": true). The packet\'s manifest lists, for each document, the URL,',
+    'the retrieval time, the byte count and the SHA-256 of the exact bytes that were read.',
+    '',
+    '## Documents',
+    '',
+    ...PUBLISHER_DOCUMENTS.map((d) => `- ${d.key}: ${d.defaultUrl}`),
+    '',
+    '## Metrics',
+    '',
+    ...METRICS.map((m) => `- ${m.id} (${m.unit}, ${m.cadence}): ${m.source}; field ${m.field}`),
+    '',
+    '## Terms of the publishers',
+    '',
+    ...Object.entries(SOURCE_TERMS).map(([who, url]) => `- ${who}: ${url}`),
+    '',
+    PUBLISHER_NOTICE,
+    '',
+    'Evidence Desk adds no licence of its own to the figures: reuse them under the publishers\' terms.',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export const FUNDING_SOURCES_PAGE = page();

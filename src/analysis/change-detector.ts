@@ -53,6 +53,40 @@ export function mixtureBet(p: number): number {
   return sum / BET_GRID.length;
 }
 
+// The tail fraction is always (1 + c) / (n + 1) for a reference of n values, so the bet
+// takes few distinct values; rows of a lazily filled table (row n, column c) spare the
+// nine `pow` calls per side and step. Large references are computed directly.
+const MEMO_LIMIT = 1024;
+const betRows: (Float64Array | undefined)[] = [];
+
+function rankBet(count: number, size: number): number {
+  if (size >= MEMO_LIMIT) return mixtureBet((1 + count) / (size + 1));
+  let row = betRows[size];
+  if (row === undefined) {
+    row = new Float64Array(size + 1).fill(Number.NaN);
+    betRows[size] = row;
+  }
+  let bet = row[count];
+  if (Number.isNaN(bet)) {
+    bet = mixtureBet((1 + count) / (size + 1));
+    row[count] = bet;
+  }
+  return bet;
+}
+
+/** Number of entries of the ascending `sorted[0..n)` that are < x (or <= x when `inclusive`). */
+function rankOf(sorted: Float64Array, n: number, x: number, inclusive: boolean): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid];
+    if (v < x || (inclusive && v === x)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * Runs the two-sided detector over `values` in order. The reference set is rebuilt
  * from scratch after every alarm, so a change point also restarts the warm-up.
@@ -64,6 +98,7 @@ export function scanChanges(
   const n = values.length;
   if (n === 0) return { state: 'no_data', statistic: 0, changePoints: [] };
 
+  // The reference set is kept sorted: each step needs only two rank counts.
   const reference = new Float64Array(n);
   let refLen = 0;
   let up = 0;
@@ -75,17 +110,12 @@ export function scanChanges(
   for (let i = 0; i < n; i++) {
     const x = values[i];
     const warming = refLen < WARMUP_POINTS;
+    const below = rankOf(reference, refLen, x, false);
     if (!warming) {
-      let atLeast = 0;
-      let atMost = 0;
-      for (let j = 0; j < refLen; j++) {
-        const r = reference[j];
-        if (r >= x) atLeast++;
-        if (r <= x) atMost++;
-      }
-      const denominator = refLen + 1;
-      up = Math.min((1 + up) * mixtureBet((1 + atLeast) / denominator), STATISTIC_CAP);
-      down = Math.min((1 + down) * mixtureBet((1 + atMost) / denominator), STATISTIC_CAP);
+      const atLeast = refLen - below;
+      const atMost = rankOf(reference, refLen, x, true);
+      up = Math.min((1 + up) * rankBet(atLeast, refLen), STATISTIC_CAP);
+      down = Math.min((1 + down) * rankBet(atMost, refLen), STATISTIC_CAP);
     }
     const peak = up > down ? up : down;
     state = warming
@@ -97,7 +127,9 @@ export function scanChanges(
           : 'steady';
     statistic = pyround(peak, 4);
     if (observe) observe({ index: i, state, statistic, up, down, referenceSize: refLen });
-    reference[refLen++] = x;
+    reference.copyWithin(below + 1, below, refLen);
+    reference[below] = x;
+    refLen++;
     if (state === 'changed') {
       changePoints.push(i);
       up = 0;

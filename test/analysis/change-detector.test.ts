@@ -142,6 +142,52 @@ describe('scanChanges', () => {
     }
   });
 
+  it('matches a direct transcription of the rule, ties and resets included', () => {
+    // Linear rank counts and a fresh bet per step: the literal reading of the detector.
+    function direct(values: number[]): { states: string[]; stats: number[]; changePoints: number[] } {
+      let reference: number[] = [];
+      let up = 0;
+      let down = 0;
+      const states: string[] = [];
+      const stats: number[] = [];
+      const changePoints: number[] = [];
+      values.forEach((x, i) => {
+        if (reference.length >= 8) {
+          const n = reference.length;
+          const pUp = (1 + reference.filter((r) => r >= x).length) / (n + 1);
+          const pDown = (1 + reference.filter((r) => r <= x).length) / (n + 1);
+          up = Math.min((1 + up) * mixtureBet(pUp), 1e12);
+          down = Math.min((1 + down) * mixtureBet(pDown), 1e12);
+        }
+        const peak = Math.max(up, down);
+        const state = reference.length < 8 ? 'warming_up' : peak >= 1000 ? 'changed' : peak >= 200 ? 'watch' : 'steady';
+        states.push(state);
+        stats.push(peak);
+        reference.push(x);
+        if (state === 'changed') {
+          changePoints.push(i);
+          up = 0;
+          down = 0;
+          reference = [];
+        }
+      });
+      return { states, stats, changePoints };
+    }
+    const cases = [
+      [...noise(60).map((v) => Math.round(v * 4) / 4), ...noise(30, 9).map((v) => Math.round(v * 4) / 4 + 2)],
+      Array.from({ length: 300 }, (_, i) => i),
+      [...noise(100, 4), ...Array(40).fill(0), -0, 0, ...noise(50, 8).map((v) => v - 5)],
+      Array.from({ length: 1200 }, (_, i) => (i % 17) - (i % 5)),
+    ];
+    for (const values of cases) {
+      const expected = direct(values);
+      const { steps, result } = trace(values);
+      expect(steps.map((s) => s.state)).toEqual(expected.states);
+      expect(steps.map((s) => Math.max(s.up, s.down))).toEqual(expected.stats);
+      expect(result.changePoints).toEqual(expected.changePoints);
+    }
+  });
+
   it('is deterministic and leaves its input untouched', () => {
     const values = [...noise(50), 9, 9, 9];
     const copy = [...values];

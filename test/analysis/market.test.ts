@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../src/core/errors.js';
 import { cloneJson, encodeDigestJson, encodePythonBody, parseStrictJson } from '../../src/core/json.js';
 import { assessMarket } from '../../src/analysis/market.js';
+import { type AlignedWindow, relatedMovements } from '../../src/analysis/market/related.js';
+import { robustCorrelation } from '../../src/analysis/numeric/normalise.js';
+import { round15 } from '../../src/analysis/numeric/round15.js';
 import type {
   MarketAssessment,
   MarketObservation,
@@ -436,6 +439,56 @@ describe('market related movements', () => {
     const ac = result.related_movements.find((m) => m.series.join('|') === 'a|c');
     expect(ac?.correlation).toBe(-1);
     for (const m of result.related_movements) expect(Math.abs(m.correlation)).toBeGreaterThanOrEqual(0.85);
+  });
+});
+
+describe('related movements over aligned windows', () => {
+  function window(id: string, instants: bigint[], values: number[]): AlignedWindow {
+    return { id, instants, keys: Float64Array.from(instants, (t) => Number(t)), values: Float64Array.from(values) };
+  }
+
+  /** The rule as stated: shared instants via a map, then the robust correlation. */
+  function expected(a: AlignedWindow, b: AlignedWindow): { r: number | null; n: number } {
+    const byInstant = new Map<bigint, number>();
+    a.instants.forEach((t, i) => byInstant.set(t, a.values[i]));
+    const left: number[] = [];
+    const right: number[] = [];
+    b.instants.forEach((t, j) => {
+      const v = byInstant.get(t);
+      if (v !== undefined) {
+        left.push(v);
+        right.push(b.values[j]);
+      }
+    });
+    return { r: robustCorrelation(left, right), n: left.length };
+  }
+
+  it('matches the stated rule on identical, shifted and far-future clocks', () => {
+    const hour = 3_600_000_000n;
+    const t0 = 1_791_000_000_000_000n;
+    const base = wiggle(40, 21);
+    // Beyond 2^53 µs neighbouring microseconds share one double key.
+    const far = 10_400_000_000_000_000n;
+    const windows = [
+      window('a', base.map((_, i) => t0 + BigInt(i) * hour), base),
+      window('b', base.map((_, i) => t0 + BigInt(i) * hour), base.map((v, i) => v * 3 + (i % 3) * 0.01)),
+      window('c', base.map((_, i) => t0 + BigInt(i + 5) * hour), base.map((v) => -v)),
+      window('d', base.map((_, i) => far + BigInt(i)), base),
+      window('e', base.map((_, i) => far + BigInt(2 * i)), base.map((v, j) => (2 * j < 40 ? base[2 * j] : v) * 2 + 1)),
+    ];
+    const got = relatedMovements(windows);
+    const want: { series: string[]; correlation: number; aligned_points: number }[] = [];
+    for (let i = 0; i < windows.length; i++) {
+      for (let j = i + 1; j < windows.length; j++) {
+        const { r, n } = expected(windows[i], windows[j]);
+        if (r !== null && Math.abs(r) >= 0.85) {
+          want.push({ series: [windows[i].id, windows[j].id], correlation: round15(r), aligned_points: n });
+        }
+      }
+    }
+    expect(got.map(({ series, correlation, aligned_points }) => ({ series, correlation, aligned_points }))).toEqual(want);
+    expect(got.some((m) => m.series.join() === 'd,e')).toBe(true);
+    expect(got.find((m) => m.series.join() === 'd,e')?.aligned_points).toBe(20);
   });
 });
 

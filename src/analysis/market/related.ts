@@ -3,7 +3,8 @@
 // at both, never independent confirmation of either.
 import { compareCodePoints } from '../../core/strings.js';
 import type { Instant } from '../../core/time.js';
-import { robustCorrelation } from '../numeric/normalise.js';
+import { fsumProducts } from '../numeric/fsum.js';
+import { MIN_CORRELATION_POINTS, normaliseInto, robustCorrelation } from '../numeric/normalise.js';
 import { finiteStatistic, markFloats } from './numbers.js';
 import type { RelatedMovement } from './types.js';
 
@@ -32,34 +33,74 @@ function order(a: AlignedWindow, i: number, b: AlignedWindow, j: number): number
   return p < q ? -1 : p > q ? 1 : 0;
 }
 
+/** True when both windows sit on exactly the same instants. */
+function sameInstants(a: AlignedWindow, b: AlignedWindow): boolean {
+  const n = a.keys.length;
+  if (n !== b.keys.length) return false;
+  for (let i = 0; i < n; i++) if (order(a, i, b, i) !== 0) return false;
+  return true;
+}
+
+/**
+ * Correlation of the values two windows share in time (null when undefined).
+ * Windows on identical instants (the usual panel) reuse each window's normalised column,
+ * which is exactly what normalising the aligned lists again would produce.
+ */
+function pairCorrelation(
+  first: AlignedWindow,
+  second: AlignedWindow,
+  normalised: (w: AlignedWindow) => Float64Array | null,
+): { r: number | null; aligned: number } {
+  if (sameInstants(first, second)) {
+    const n = first.values.length;
+    if (n < MIN_CORRELATION_POINTS) return { r: null, aligned: n };
+    const za = normalised(first);
+    const zb = za === null ? null : normalised(second);
+    if (za === null || zb === null) return { r: null, aligned: n };
+    const r = fsumProducts(za, zb, n);
+    return { r: r > 1 ? 1 : r < -1 ? -1 : r, aligned: n };
+  }
+  // Both windows are strictly increasing in time, so one merge pass finds the shared
+  // instants in order.
+  const left: number[] = [];
+  const right: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < first.keys.length && j < second.keys.length) {
+    const c = order(first, i, second, j);
+    if (c < 0) i++;
+    else if (c > 0) j++;
+    else {
+      left.push(first.values[i++]);
+      right.push(second.values[j++]);
+    }
+  }
+  return { r: robustCorrelation(left, right), aligned: left.length };
+}
+
 export function relatedMovements(windows: readonly AlignedWindow[]): RelatedMovement[] {
   const sorted = [...windows].sort((a, b) => compareCodePoints(a.id, b.id));
+  const columns = new Map<AlignedWindow, Float64Array | null>();
+  const normalised = (w: AlignedWindow): Float64Array | null => {
+    let column = columns.get(w);
+    if (column === undefined) {
+      const out = new Float64Array(w.values.length);
+      column = normaliseInto(w.values, 0, w.values.length, out) ? out : null;
+      columns.set(w, column);
+    }
+    return column;
+  };
   const out: RelatedMovement[] = [];
   for (let s = 0; s < sorted.length; s++) {
     const first = sorted[s];
     for (let t = s + 1; t < sorted.length; t++) {
       const second = sorted[t];
-      // Both windows are strictly increasing in time, so one merge pass finds the
-      // shared instants in order.
-      const left: number[] = [];
-      const right: number[] = [];
-      let i = 0;
-      let j = 0;
-      while (i < first.keys.length && j < second.keys.length) {
-        const c = order(first, i, second, j);
-        if (c < 0) i++;
-        else if (c > 0) j++;
-        else {
-          left.push(first.values[i++]);
-          right.push(second.values[j++]);
-        }
-      }
-      const r = robustCorrelation(left, right);
+      const { r, aligned } = pairCorrelation(first, second, normalised);
       if (r === null || Math.abs(r) < RELATED_THRESHOLD) continue;
       const movement: RelatedMovement = {
         series: [first.id, second.id],
         correlation: finiteStatistic(r),
-        aligned_points: left.length,
+        aligned_points: aligned,
         independent_confirmation: false,
       };
       markFloats(movement, 'correlation');

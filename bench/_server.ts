@@ -1,0 +1,23 @@
+// A service instance for benchmarks, in its own process so the measuring process never
+// blocks its event loop. Reports its port over IPC and stops when the parent disconnects.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defaultConfig } from '../src/core/config.js';
+import { nowInstant } from '../src/core/time.js';
+import { buildApp } from '../src/http/app.js';
+import { openSqliteStorage } from '../src/storage/sqlite.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
+const storage = await openSqliteStorage({ file: path.join(dir, 'evidence.db') });
+const config = { ...defaultConfig(), logLevel: 'silent' as const, captureInterval: 0 };
+const app = await buildApp({ config, storage, clock: nowInstant });
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
+process.on('disconnect', async () => {
+  await app.close();
+  await storage.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+});

@@ -84,11 +84,13 @@ describe('POST /v1/applications', () => {
 
   it('classifies a key enrolled with an exclusion header as internal', async () => {
     const a = await app();
-    for (const headers of [{ 'x-traffic-class': 'synthetic' }, { 'x-traffic-class': 'TeSt' }, { 'x-operator-probe': 'probe-1' }, { 'x-traffic-class': 'Operator' }]) {
+    const excluded: Array<Record<string, string>> = [{ 'x-traffic-class': 'synthetic' }, { 'x-traffic-class': 'TeSt' }, { 'x-operator-probe': 'probe-1' }, { 'x-traffic-class': 'Operator' }];
+    for (const headers of excluded) {
       const res = await enrollVia(a, headers);
       expect(res.json().classification).toBe('internal');
     }
-    for (const headers of [{ 'x-traffic-class': 'browser' }, { 'x-operator-probe': '' }]) {
+    const counted: Array<Record<string, string>> = [{ 'x-traffic-class': 'browser' }, { 'x-operator-probe': '' }];
+    for (const headers of counted) {
       const res = await enrollVia(a, headers);
       expect(res.json().classification).toBe('unverified');
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
 import { cloneJson, markFloat, parseStrictJson } from '../../src/core/json.js';
-import { compileValidator } from '../../src/analysis/validate.js';
+import { compileValidator, type Validator } from '../../src/analysis/validate.js';
 import {
   DysonRequestSchema,
   MarketRequestSchema,
@@ -9,10 +9,10 @@ import {
   SpectralRequestSchema,
 } from '../../src/analysis/schemas/index.js';
 
-const market = compileValidator(MarketRequestSchema);
-const spectral = compileValidator(SpectralRequestSchema);
-const narrative = compileValidator(NarrativeRequestSchema);
-const dyson = compileValidator(DysonRequestSchema);
+const market: Validator<unknown> = compileValidator(MarketRequestSchema);
+const spectral: Validator<unknown> = compileValidator(SpectralRequestSchema);
+const narrative: Validator<unknown> = compileValidator(NarrativeRequestSchema);
+const dyson: Validator<unknown> = compileValidator(DysonRequestSchema);
 
 const CLOCK = '2026-10-08T09:00:00Z';
 const ASTRAL = '\u{1D538}'; // one code point, two UTF-16 units
@@ -89,7 +89,7 @@ function without(base: unknown, pointer: string): unknown {
   return copy;
 }
 
-type V = ReturnType<typeof compileValidator>;
+type V = Validator<unknown>;
 
 function expectValid(v: V, value: unknown): void {
   expect(v.issue(value)).toBeUndefined();

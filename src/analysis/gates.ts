@@ -80,10 +80,15 @@ const SAFE_MICROS = 9007199254740992n; // 2^53
 
 /**
  * Memoising clock parser. Panels usually repeat the same timestamp strings across
- * members, and parsing is the dominant cost of gating a large request.
+ * members, and parsing is the dominant cost of gating a large request: `parseField`
+ * first compares each string with the one at the same position of the previous series
+ * (cheap, and a hit for aligned panels), then falls back to a map of every text seen.
+ * Alongside the BigInt instants it keeps exact double keys (see `keysOf`).
  */
 export class InstantParser {
   private readonly cache = new Map<string, Instant>();
+  private readonly previous = new Map<string, { observations: readonly Record<string, unknown>[]; instants: (Instant | undefined)[]; keys: Float64Array }>();
+  private readonly keyTable = new WeakMap<readonly (Instant | undefined)[], Float64Array | null>();
 
   parse(text: string, path?: string): Instant {
     let instant = this.cache.get(text);
@@ -98,6 +103,61 @@ export class InstantParser {
       this.cache.set(text, instant);
     }
     return instant;
+  }
+
+  /**
+   * Parses `field` of every observation (undefined where the member is absent).
+   * `pathPrefix` names the observation list for error paths.
+   */
+  parseField(
+    observations: readonly Record<string, unknown>[],
+    field: string,
+    pathPrefix?: string,
+  ): (Instant | undefined)[] {
+    const n = observations.length;
+    const instants = new Array<Instant | undefined>(n);
+    const keys = new Float64Array(n);
+    let exact = true;
+    const prev = this.previous.get(field);
+    const shared = prev === undefined ? 0 : Math.min(n, prev.observations.length);
+    for (let i = 0; i < n; i++) {
+      const text = observations[i][field] as string | undefined;
+      if (text === undefined) {
+        keys[i] = NaN;
+        continue;
+      }
+      if (i < shared && (prev as { observations: readonly Record<string, unknown>[] }).observations[i][field] === text) {
+        const p = prev as { instants: (Instant | undefined)[]; keys: Float64Array };
+        instants[i] = p.instants[i];
+        keys[i] = p.keys[i];
+      } else {
+        const t = this.parse(text, pathPrefix === undefined ? undefined : `${pathPrefix}/${i}/${field}`);
+        instants[i] = t;
+        keys[i] = t > SAFE_MICROS || t < -SAFE_MICROS ? NaN : Number(t);
+      }
+      if (keys[i] !== keys[i]) exact = false;
+    }
+    this.previous.set(field, { observations, instants, keys });
+    this.keyTable.set(instants, exact ? keys : null);
+    return instants;
+  }
+
+  /**
+   * Exact double keys (microseconds) for instants returned by `parseField` or given
+   * directly: NaN where a member was absent. Null when some instant lies beyond ±2^53 µs
+   * (years before ~1685 or after ~2255); then only the BigInt instants are exact.
+   */
+  keysOf(instants: readonly (Instant | undefined)[]): Float64Array | null {
+    const known = this.keyTable.get(instants);
+    if (known !== undefined) return known;
+    const keys = new Float64Array(instants.length);
+    for (let i = 0; i < instants.length; i++) {
+      const t = instants[i];
+      if (t === undefined) keys[i] = NaN;
+      else if (t > SAFE_MICROS || t < -SAFE_MICROS) return null;
+      else keys[i] = Number(t);
+    }
+    return keys;
   }
 }
 
@@ -122,10 +182,13 @@ export function assertUniqueSeriesIds(series: readonly { id: string }[]): void {
  */
 export function assertSeriesDomain(series: GateSeries, index: number, parser: InstantParser): Instant[] {
   const obs = series.observations;
-  const instants = new Array<Instant>(obs.length);
-  for (let i = 0; i < obs.length; i++) {
-    instants[i] = parser.parse(obs[i].observed_at, `/series/${index}/observations/${i}/observed_at`);
-    if (i > 0 && instants[i] <= instants[i - 1]) {
+  const instants = parser.parseField(
+    obs as unknown as Record<string, unknown>[],
+    'observed_at',
+    `/series/${index}/observations`,
+  ) as Instant[];
+  for (let i = 1; i < obs.length; i++) {
+    if (instants[i] <= instants[i - 1]) {
       throw new AppError(
         AnalysisErrors.non_increasing_timestamps,
         `${series.id}: each observed_at must be later than the one before it (no repeats, no reordering)`,
@@ -174,16 +237,11 @@ export function gateSeries(
 ): SeriesGateResult {
   const obs = series.observations;
   const n = obs.length;
-  const instants = observedInstants ?? obs.map((o) => parser.parse(o.observed_at));
-  let keys: Float64Array | null = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const t = instants[i];
-    if (t > SAFE_MICROS || t < -SAFE_MICROS) {
-      keys = null;
-      break;
-    }
-    keys[i] = Number(t);
-  }
+  const instants =
+    observedInstants ?? (parser.parseField(obs as unknown as Record<string, unknown>[], 'observed_at') as Instant[]);
+  const observedKeys = parser.keysOf(instants);
+  const availableInstants = parser.parseField(obs as unknown as Record<string, unknown>[], 'available_at');
+  const availableKeys = parser.keysOf(availableInstants);
 
   const issues: GateIssue[] = [];
   const warnings: string[] = [];
@@ -191,27 +249,37 @@ export function gateSeries(
   if (n === 0) issues.push('no_observations');
 
   let future = false;
-  for (let i = 0; i < n; i++) {
-    if (instants[i] > asOf) {
-      future = true;
-      break;
-    }
-  }
-  if (future) issues.push('future_observation');
-
   let notYetAvailable = false;
   let availabilityBeforeObservation = false;
   let availabilityMissing = false;
-  for (let i = 0; i < n; i++) {
-    const text = obs[i].available_at;
-    if (text === undefined) {
-      availabilityMissing = true;
-      continue;
+  const asOfExact = asOf <= SAFE_MICROS && asOf >= -SAFE_MICROS;
+  if (observedKeys !== null && availableKeys !== null && asOfExact) {
+    // Every clock is an exact double: compare numbers, not BigInts.
+    const now = Number(asOf);
+    for (let i = 0; i < n; i++) {
+      const t = observedKeys[i];
+      if (t > now) future = true;
+      const available = availableKeys[i];
+      if (available !== available) {
+        availabilityMissing = true;
+        continue;
+      }
+      if (available > now) notYetAvailable = true;
+      if (available < t) availabilityBeforeObservation = true;
     }
-    const available = parser.parse(text);
-    if (available > asOf) notYetAvailable = true;
-    if (available < instants[i]) availabilityBeforeObservation = true;
+  } else {
+    for (let i = 0; i < n; i++) {
+      if (instants[i] > asOf) future = true;
+      const available = availableInstants[i];
+      if (available === undefined) {
+        availabilityMissing = true;
+        continue;
+      }
+      if (available > asOf) notYetAvailable = true;
+      if (available < instants[i]) availabilityBeforeObservation = true;
+    }
   }
+  if (future) issues.push('future_observation');
   if (notYetAvailable) issues.push('not_yet_available');
   if (availabilityBeforeObservation) issues.push('availability_precedes_observation');
 
@@ -234,7 +302,7 @@ export function gateSeries(
   let start = 0;
   for (let i = 0; i < n; i++) {
     if (obs[i].value === null) start = i + 1;
-    if (i > 0 && maxGap !== undefined && stepSeconds(instants, keys, i) > maxGap) {
+    if (i > 0 && maxGap !== undefined && stepSeconds(instants, observedKeys, i) > maxGap) {
       start = Math.max(start, i);
       gapIndices.push(i);
     }
@@ -250,7 +318,7 @@ export function gateSeries(
     issues,
     warnings,
     observedInstants: instants,
-    observedKeys: keys,
+    observedKeys,
     tailStart: start,
     tail: obs.slice(start),
     gapIndices,

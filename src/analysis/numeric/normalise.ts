@@ -1,9 +1,7 @@
 // Column normalisation shared by the robust correlation (market) and the spectral panel:
 // scale by the largest magnitude first so that 1e±200 inputs stay finite, centre on the
 // exact mean, then scale to unit Euclidean norm.
-import { ExactSum } from './fsum.js';
-
-const acc = new ExactSum();
+import { dotExact, sumExact } from './exact-kernels.js';
 
 /**
  * Normalises values[start:start+length] into out[0:length]. Returns false (out is then
@@ -17,20 +15,10 @@ export function normaliseInto(values: ArrayLike<number>, start: number, length: 
     if (m > scale) scale = m;
   }
   if (scale === 0 || Number.isNaN(scale)) return false;
-  acc.reset();
-  for (let i = 0; i < length; i++) {
-    const v = values[start + i] / scale;
-    out[i] = v;
-    acc.add(v);
-  }
-  const mean = acc.value() / length;
-  acc.reset();
-  for (let i = 0; i < length; i++) {
-    const c = out[i] - mean;
-    out[i] = c;
-    acc.add(c * c);
-  }
-  const norm = Math.sqrt(acc.value());
+  for (let i = 0; i < length; i++) out[i] = values[start + i] / scale;
+  const mean = sumExact(out, 0, length) / length;
+  for (let i = 0; i < length; i++) out[i] -= mean;
+  const norm = Math.sqrt(dotExact(out, 0, out, 0, length));
   if (norm === 0) return false;
   for (let i = 0; i < length; i++) out[i] /= norm;
   return true;
@@ -55,8 +43,6 @@ export function robustCorrelation(a: ArrayLike<number>, b: ArrayLike<number>): n
   const za = new Float64Array(n);
   const zb = new Float64Array(n);
   if (!normaliseInto(a, 0, n, za) || !normaliseInto(b, 0, n, zb)) return null;
-  acc.reset();
-  for (let i = 0; i < n; i++) acc.add(za[i] * zb[i]);
-  const r = acc.value();
+  const r = dotExact(za, 0, zb, 0, n);
   return Math.max(-1, Math.min(1, r));
 }

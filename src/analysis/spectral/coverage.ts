@@ -1,0 +1,47 @@
+// Caller-declared measurement coverage (sample sizes) over a series' contiguous tail.
+// Reported only: nothing is reweighted or adjusted for it.
+import { copyMember } from '../../core/json.js';
+import type { MeasurementCoverage, SpectralObservation } from './types.js';
+
+export function measurementCoverage(tail: readonly SpectralObservation[]): MeasurementCoverage {
+  let keyed = false;
+  let declared = 0;
+  let minIndex = -1;
+  let maxIndex = -1;
+  const distinct = new Set<number>();
+  for (let i = 0; i < tail.length; i++) {
+    const o = tail[i];
+    if (!Object.prototype.hasOwnProperty.call(o, 'sample_size')) continue;
+    keyed = true;
+    const size = o.sample_size;
+    if (size === null || size === undefined) continue;
+    declared++;
+    distinct.add(size);
+    // First occurrence wins on ties, like Python's min/max.
+    if (minIndex < 0 || size < (tail[minIndex].sample_size as number)) minIndex = i;
+    if (maxIndex < 0 || size > (tail[maxIndex].sample_size as number)) maxIndex = i;
+  }
+  const coverage: MeasurementCoverage = {
+    status: !keyed
+      ? 'not_supplied'
+      : declared !== tail.length
+        ? 'incomplete'
+        : distinct.size > 1
+          ? 'variable'
+          : 'constant_declared_count',
+    declared_points: declared,
+    tail_points: tail.length,
+    minimum: null,
+    maximum: null,
+    sampling_adjustment_applied: false,
+  };
+  // Echo the declared sizes with the caller's number kind (100 stays 100, 100.0 stays 100.0).
+  if (minIndex >= 0) copyMember(coverage, 'minimum', tail[minIndex], 'sample_size');
+  if (maxIndex >= 0) copyMember(coverage, 'maximum', tail[maxIndex], 'sample_size');
+  return coverage;
+}
+
+/** Coverage states that ask the reader to review the declared sample sizes. */
+export function coverageNeedsReview(coverage: MeasurementCoverage): boolean {
+  return coverage.status === 'variable' || coverage.status === 'incomplete';
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { dotExact, sumExact } from '../../../src/analysis/numeric/exact-kernels.js';
+import { FsumOverflowError, fsum } from '../../../src/analysis/numeric/fsum.js';
+import { loadFixture, type NumericReference } from './fixture.js';
+
+const ref = loadFixture<NumericReference>('numeric-reference.json');
+
+const same = (a: number, b: number) => expect(Object.is(a, b)).toBe(true);
+
+describe('exact summation kernels', () => {
+  it('equal math.fsum on every recorded CPython case', () => {
+    for (const [list, expected] of ref.fsum) {
+      if (expected === null) {
+        expect(() => sumExact(list, 0, list.length)).toThrow(FsumOverflowError);
+      } else {
+        same(sumExact(list, 0, list.length), expected);
+        same(dotExact(list, 0, new Array(list.length).fill(1), 0, list.length), expected);
+      }
+    }
+  });
+
+  it('equal fsum bit for bit on arbitrary doubles, including heavy cancellation (property)', () => {
+    const finite = fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e150, max: 1e150 });
+    fc.assert(
+      fc.property(fc.array(finite, { maxLength: 60 }), fc.boolean(), (xs, mirror) => {
+        const list = mirror ? [...xs, ...xs.map((x) => -x * (1 + 2 ** -52))] : xs;
+        same(sumExact(list, 0, list.length), fsum(list));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('equal fsum of rounded products for dot products (property)', () => {
+    const entry = fc.double({ noNaN: true, min: -1, max: 1 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(entry, entry), { minLength: 1, maxLength: 600 }), (pairs) => {
+        const a = pairs.map((p) => p[0]);
+        const b = pairs.map((p) => p[1]);
+        same(dotExact(a, 0, b, 0, a.length), fsum(a.map((x, i) => x * b[i])));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('fall back correctly on exact ties and near-ties', () => {
+    const cases = [
+      [1, 2 ** -53],
+      [1, 2 ** -53, 2 ** -106],
+      [1, -(2 ** -54)],
+      [1, -(2 ** -54), -(2 ** -110)],
+      [2 ** 53, 1],
+      [2 ** 53, 1, 2 ** -60],
+      [0.1, 0.2, -0.3],
+      [-0, -0],
+      [1e308, 1e308, -1e308, -1e308],
+    ];
+    for (const c of cases) {
+      let expected: number | 'overflow';
+      try {
+        expected = fsum(c);
+      } catch {
+        expected = 'overflow';
+      }
+      if (expected === 'overflow') expect(() => sumExact(c, 0, c.length)).toThrow(FsumOverflowError);
+      else same(sumExact(c, 0, c.length), expected);
+    }
+  });
+
+  it('work on sub-ranges', () => {
+    const xs = [9, 1e100, 1, -1e100, 9];
+    same(sumExact(xs, 1, 3), 1);
+    same(dotExact(xs, 1, [1, 1, 1, 1, 1], 0, 3), 1);
+  });
+});

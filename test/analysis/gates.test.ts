@@ -131,3 +131,53 @@ describe('domain checks', () => {
     expect(idOrder([{ id: 'b' }, { id: '\u{1F600}' }, { id: '\uFFFD' }, { id: 'a' }])).toEqual([3, 0, 2, 1]);
   });
 });
+
+describe('gateSeries far from the epoch', () => {
+  it('gives the same verdicts when clocks are beyond ±2^53 microseconds', () => {
+    const shift = (s: GateSeries, from: string, to: string): GateSeries => ({
+      ...s,
+      observations: s.observations.map((o) => ({
+        ...o,
+        observed_at: o.observed_at.replace(from, to),
+        available_at: o.available_at?.replace(from, to),
+      })),
+    });
+    const near = hourly([1, null, 3, 4]);
+    near.observations[3].available_at = '2026-01-09T02:00:00Z';
+    const far = shift(near, '2026-01-09', '1500-01-09');
+    const nearGate = gateSeries(near, asOf);
+    const farGate = gateSeries(far, parseUtcTimestamp('1500-01-10T00:00:00Z')!);
+    expect(farGate.observedKeys).toBeNull();
+    expect(farGate.issues).toEqual(nearGate.issues);
+    expect(farGate.warnings).toEqual(nearGate.warnings);
+    expect(farGate.tailStart).toBe(nearGate.tailStart);
+    expect(farGate.ageSeconds).toBe(nearGate.ageSeconds);
+  });
+});
+
+describe('InstantParser', () => {
+  it('reuses parsed clocks across series and reports exact keys', () => {
+    const parser = new InstantParser();
+    const a = hourly([1, 2]).observations;
+    const b = hourly([3, 4]).observations;
+    const ia = parser.parseField(a, 'observed_at');
+    const ib = parser.parseField(b, 'observed_at');
+    expect(ib).toEqual(ia);
+    expect(Array.from(parser.keysOf(ib)!)).toEqual(ia.map((t) => Number(t)));
+    const missing = parser.parseField([{ observed_at: 'x' }, {}], 'available_at');
+    expect(missing).toEqual([undefined, undefined]);
+    expect(Number.isNaN(parser.keysOf(missing)![0])).toBe(true);
+  });
+
+  it('reports an unparsable clock as invalid input with its path', () => {
+    const parser = new InstantParser();
+    let error: unknown;
+    try {
+      parser.parseField([{ observed_at: '2026-13-01T00:00:00Z' }], 'observed_at', '/series/0/observations');
+    } catch (e) {
+      error = e;
+    }
+    expect(isAppError(error) && error.code).toBe('invalid_input');
+    expect(isAppError(error) && error.path).toBe('/series/0/observations/0/observed_at');
+  });
+});

@@ -569,3 +569,17 @@ function sortKeys(value: unknown): unknown {
   }
   return value;
 }
+
+describe('spectral assessment far from the epoch', () => {
+  it('aligns and assesses clocks beyond ±2^53 microseconds like recent ones', () => {
+    const recent = ['a', 'b', 'c'].map((id, s) => ({ id, values: asReturnSeries(gaussians(300 + s, 60)), drop: id === 'b' ? [10] : [] }));
+    const old = recent.map((m) => ({ ...m, clocks: (i: number) => clock(i).replace('2026-', '1500-') }));
+    const raw = parseStrictJson(requestText(old, { window_points: 40 }).replace(/"as_of":"2026-/, '"as_of":"1500-'));
+    const a = assess(recent, { window_points: 40 });
+    const b = assessSpectral(raw as SpectralRequest, raw);
+    expect(b.alignment).toEqual(a.alignment);
+    expect(b.status).toBe('assessed');
+    expect(assessed(b.latest).eigenvalues).toEqual(assessed(a.latest).eigenvalues);
+    expect(b.latest!.window_end.startsWith('1500-')).toBe(true);
+  });
+});

@@ -6,6 +6,11 @@ import { nowInstant } from '../../src/core/time.js';
 import { buildApp } from '../../src/http/app.js';
 import { loggerOptions } from '../../src/http/logging.js';
 import { capabilitiesBody } from '../../src/http/plugins/analysis.js';
+import { encodePythonBody, parseStrictJson } from '../../src/core/json.js';
+import { assessMarket } from '../../src/analysis/market.js';
+import { triageNarrative } from '../../src/analysis/narrative/triage.js';
+import { assessSpectral } from '../../src/analysis/spectral.js';
+import { dysonReference } from '../../src/analysis/dyson.js';
 import { DysonRequestSchema, MarketRequestSchema, NarrativeRequestSchema, SpectralRequestSchema } from '../../src/analysis/schemas/index.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { sqliteBackend } from '../helpers/storage.js';
@@ -31,6 +36,8 @@ const SCHEMAS = {
 };
 
 const CLOCK = '2026-10-08T09:00:00Z';
+// Taken before any app is built: registering routes or generating OpenAPI must not alter them.
+const PRISTINE_SCHEMAS = JSON.stringify(SCHEMAS);
 const EMPTY_MARKET = `{"series": [], "as_of": "${CLOCK}"}`;
 
 let t: TestApp;
@@ -89,6 +96,12 @@ describe('analysis routes', () => {
     const health = (await t.app.inject({ method: 'GET', url: '/noisefloor/healthz' })).json();
     expect(health).toMatchObject({ name: 'noisefloor', version: '0.4.0', transport: 'streamable-http' });
     expect(health.implementation_sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('ignores a trailing slash and the query string', async () => {
+    const plain = await post('/v1/research/dyson', '{"dimension": 2, "steps": 1}');
+    expect((await post('/v1/research/dyson/', '{"dimension": 2, "steps": 1}')).body).toBe(plain.body);
+    expect((await post('/noisefloor/v1/research/dyson?verbose=1', '{"dimension": 2, "steps": 1}')).body).toBe(plain.body);
   });
 
   it('does not strip the prefix twice or serve the bare prefix', async () => {
@@ -204,6 +217,23 @@ describe('analysis responses', () => {
     });
     expect(res.body).toContain('"parameters": {"dimension": 3, "steps": 5, "dt": 0.05, "seed": 6116}, "beta": 1, ');
     expect(body.limits).toHaveLength(4);
+  });
+
+  it('equal the library result encoded the Python way, for each operation', async () => {
+    const cases: [string, string, (parsed: never) => unknown][] = [
+      ['/v1/market/assess', EMPTY_MARKET, assessMarket],
+      ['/v1/market/assess', JSON.stringify(seriesRequest({ series: 4, points: 90, allFields: true })), assessMarket],
+      ['/v1/narrative/triage', `{"events": [], "as_of": "${CLOCK}"}`, triageNarrative],
+      ['/v1/narrative/triage', JSON.stringify(narrativeRequest({ events: 40, titleLength: 60 })), triageNarrative],
+      ['/v1/spectral/assess', EMPTY_MARKET, (p) => assessSpectral(p, p)],
+      ['/v1/spectral/assess', JSON.stringify({ ...seriesRequest({ series: 5, points: 130 }), policy: { window_points: 60, step_points: 60, max_windows: 2 } }), (p) => assessSpectral(p, p)],
+      ['/v1/research/dyson', '{"dimension": 3, "steps": 5, "seed": 6116}', dysonReference],
+    ];
+    for (const [path, body, run] of cases) {
+      const res = await post(path, body);
+      expect(res.statusCode, path).toBe(200);
+      expect(res.body).toBe(encodePythonBody(run(parseStrictJson(body) as never)));
+    }
   });
 
   it('give byte-identical bodies for the same request', async () => {
@@ -453,6 +483,7 @@ describe('capabilities', () => {
     expect(DysonRequestSchema).toMatchObject({ type: 'object' });
     const c = await t.app.inject({ method: 'GET', url: '/v1/capabilities' });
     expect(c.body).toBe(a.body);
+    expect(c.body).toBe(encodePythonBody(capabilitiesBody(t.deps.config.bodyLimit)));
   });
 });
 
@@ -477,6 +508,7 @@ describe('OpenAPI', () => {
       const path = TOOL_PATHS[tool.name as keyof typeof TOOL_PATHS];
       expect(doc.paths[path].post.requestBody.content['application/json'].schema).toEqual(tool.input_schema);
     }
+    expect(JSON.stringify(SCHEMAS)).toBe(PRISTINE_SCHEMAS);
   });
 });
 

@@ -6,6 +6,7 @@
 // print integers and floats differently. The lexical kind of integral floats is kept in a
 // side table keyed by the containing object, so domain code still sees plain numbers.
 
+import { createHash } from 'node:crypto';
 import { compareCodePoints, loneSurrogateIndex } from './strings.js';
 
 export class JsonSyntaxError extends Error {
@@ -184,9 +185,31 @@ class Parser {
     if (++this.depth > this.maxDepth) this.fail('nesting is too deep');
   }
 
+  // Keys seen at each nesting depth, by position in the object. Arrays of records repeat
+  // the same keys in the same order, so the previous object's key usually predicts the
+  // next one; a hit reuses the interned string instead of slicing a new copy.
+  private readonly keysByDepth: string[][] = [];
+
+  private readKey(depth: number, index: number): string {
+    const t = this.text;
+    let seen = this.keysByDepth[depth];
+    if (seen === undefined) this.keysByDepth[depth] = seen = [];
+    const guess = seen[index];
+    const start = this.pos + 1;
+    if (guess !== undefined && t.charCodeAt(start + guess.length) === Ch.Quote && t.startsWith(guess, start)) {
+      // `guess` contains no quote or backslash (it was stored only when read verbatim).
+      this.pos = start + guess.length + 1;
+      return guess;
+    }
+    const key = this.parseString();
+    if (this.pos - start - 1 === key.length) seen[index] = key;
+    return key;
+  }
+
   private parseObject(): Record<string, unknown> {
     this.enter();
     const t = this.text;
+    const depth = this.depth;
     const obj: Record<string, unknown> = {};
     this.pos++;
     this.skipWhitespace();
@@ -195,21 +218,26 @@ class Parser {
       this.depth--;
       return obj;
     }
-    for (;;) {
+    for (let index = 0; ; index++) {
       if (t.charCodeAt(this.pos) !== Ch.Quote) this.fail('object keys must be strings');
       const keyStart = this.pos;
-      const key = this.parseString();
-      if (Object.hasOwn(obj, key)) {
+      const key = this.readKey(depth, index);
+      if (index > 0 && Object.hasOwn(obj, key)) {
         this.pos = keyStart;
         this.fail(`duplicate object key ${JSON.stringify(key)}`);
       }
-      this.skipWhitespace();
-      if (t.charCodeAt(this.pos) !== Ch.Colon) this.fail("expected ':' after an object key");
+      if (t.charCodeAt(this.pos) !== Ch.Colon) {
+        this.skipWhitespace();
+        if (t.charCodeAt(this.pos) !== Ch.Colon) this.fail("expected ':' after an object key");
+      }
       this.pos++;
       this.skipWhitespace();
       this.parseValueInto(obj, key);
-      this.skipWhitespace();
-      const c = t.charCodeAt(this.pos);
+      let c = t.charCodeAt(this.pos);
+      if (c !== Ch.Comma && c !== Ch.RBrace) {
+        this.skipWhitespace();
+        c = t.charCodeAt(this.pos);
+      }
       if (c === Ch.Comma) {
         this.pos++;
         this.skipWhitespace();
@@ -256,24 +284,13 @@ class Parser {
   private parseString(): string {
     const t = this.text;
     const start = this.pos + 1;
-    let p = start;
-    // Fast path: no escapes, no control characters.
-    for (;;) {
-      if (p >= t.length) {
-        this.pos = p;
-        this.fail('unterminated string');
-      }
-      const c = t.charCodeAt(p);
-      if (c === Ch.Quote) {
-        this.pos = p + 1;
-        return t.slice(start, p);
-      }
-      if (c === Ch.Backslash) break;
-      if (c < 0x20) {
-        this.pos = p;
-        this.fail('control character inside a string');
-      }
-      p++;
+    // Fast path: a run without escapes or control characters, found by the regex engine.
+    PLAIN_RUN.lastIndex = start;
+    PLAIN_RUN.test(t);
+    let p = PLAIN_RUN.lastIndex;
+    if (t.charCodeAt(p) === Ch.Quote) {
+      this.pos = p + 1;
+      return t.slice(start, p);
     }
     let out = t.slice(start, p);
     for (;;) {
@@ -291,9 +308,10 @@ class Parser {
         this.fail('control character inside a string');
       }
       if (c !== Ch.Backslash) {
-        const next = nextSpecial(t, p);
-        out += t.slice(p, next);
-        p = next;
+        PLAIN_RUN.lastIndex = p;
+        PLAIN_RUN.test(t);
+        out += t.slice(p, PLAIN_RUN.lastIndex);
+        p = PLAIN_RUN.lastIndex;
         continue;
       }
       const e = t.charCodeAt(p + 1);
@@ -328,32 +346,49 @@ class Parser {
     const t = this.text;
     const start = this.pos;
     let p = start;
-    if (t.charCodeAt(p) === Ch.Minus) p++;
+    const negative = t.charCodeAt(p) === Ch.Minus;
+    if (negative) p++;
     const intStart = p;
     let c = t.charCodeAt(p);
+    // While digits are few, the value is accumulated exactly on the way (an integer
+    // below 2^53 divided by an exact power of ten is correctly rounded, as Number()).
+    let mantissa = 0;
+    let digits = 0;
     if (c === Ch.Zero) {
       p++;
     } else if (c >= 49 && c <= Ch.Nine) {
-      while (p < t.length && (c = t.charCodeAt(p)) >= Ch.Zero && c <= Ch.Nine) p++;
+      while (p < t.length && (c = t.charCodeAt(p)) >= Ch.Zero && c <= Ch.Nine) {
+        mantissa = mantissa * 10 + (c - Ch.Zero);
+        digits++;
+        p++;
+      }
     } else {
       this.pos = p;
       this.fail(c === 73 ? 'non-finite number literals are not JSON' : 'invalid number');
     }
     const intDigits = p - intStart;
     let isFloat = false;
+    let fraction = 0;
     if (t.charCodeAt(p) === Ch.Dot) {
       isFloat = true;
       p++;
       const fracStart = p;
-      while (p < t.length && (c = t.charCodeAt(p)) >= Ch.Zero && c <= Ch.Nine) p++;
-      if (p === fracStart) {
+      while (p < t.length && (c = t.charCodeAt(p)) >= Ch.Zero && c <= Ch.Nine) {
+        mantissa = mantissa * 10 + (c - Ch.Zero);
+        if (mantissa !== 0) digits++;
+        p++;
+      }
+      fraction = p - fracStart;
+      if (fraction === 0) {
         this.pos = p;
         this.fail('invalid number: digits required after the decimal point');
       }
     }
+    let exponent = false;
     c = t.charCodeAt(p);
     if (c === Ch.LowerE || c === Ch.UpperE) {
       isFloat = true;
+      exponent = true;
       p++;
       c = t.charCodeAt(p);
       if (c === Ch.Plus || c === Ch.Minus) p++;
@@ -369,12 +404,17 @@ class Parser {
       this.pos = start;
       this.fail('invalid number: leading zero');
     }
-    const token = t.slice(start, p);
     this.pos = p;
-    const value = Number(token);
-    if (!Number.isFinite(value)) {
-      this.pos = start;
-      this.fail('number literal overflows a double');
+    let value: number;
+    if (!exponent && digits <= 15 && fraction <= 22) {
+      value = fraction === 0 ? mantissa : mantissa / POWERS_OF_TEN[fraction];
+      if (negative) value = -value;
+    } else {
+      value = Number(t.slice(start, p));
+      if (!Number.isFinite(value)) {
+        this.pos = start;
+        this.fail('number literal overflows a double');
+      }
     }
     (container as Record<Key, unknown>)[key] = value;
     if (isFloat) {
@@ -384,20 +424,16 @@ class Parser {
         this.pos = start;
         this.fail('integer literal has too many digits');
       }
+      const token = t.slice(start, p);
       setRawInteger(container, key, token.startsWith('-0') ? '0' : token);
     }
   }
 }
 
-function nextSpecial(t: string, from: number): number {
-  let p = from;
-  while (p < t.length) {
-    const c = t.charCodeAt(p);
-    if (c === Ch.Quote || c === Ch.Backslash || c < 0x20) break;
-    p++;
-  }
-  return p;
-}
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
+
+// Characters that may appear in a string without any special handling.
+const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;
 
 // ---------------------------------------------------------------------------------------
 // Number formatting
@@ -430,30 +466,25 @@ function formatInteger(n: number): string {
   return Math.abs(n) < 1e21 ? String(n) : BigInt(n).toString();
 }
 
-function formatNumber(container: object | null, key: Key, n: number): string {
-  if (!Number.isFinite(n)) throw new RangeError('non-finite numbers have no JSON form');
-  if (!Number.isInteger(n)) return pyFloatRepr(n);
-  if (container !== null) {
-    if (floatMarks.get(container)?.has(key)) return pyFloatRepr(n);
-    const raw = rawIntegerOf(container, key);
-    if (raw !== undefined) return raw;
-  }
-  return formatInteger(n);
-}
-
 // ---------------------------------------------------------------------------------------
 // Encoders
 
+// Strings that need neither escaping nor a surrogate check: the common case.
+const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 function quoteUnicode(s: string): string {
+  if (!NEEDS_CARE.test(s)) return '"' + s + '"';
   const bad = loneSurrogateIndex(s);
   if (bad !== -1) throw new LoneSurrogateError(bad);
   return JSON.stringify(s);
 }
 
+const NON_ASCII = /[\u007f-\uffff]/;
+
 function quoteAscii(s: string): string {
-  const bad = loneSurrogateIndex(s);
-  if (bad !== -1) throw new LoneSurrogateError(bad);
-  return JSON.stringify(s).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const quoted = quoteUnicode(s);
+  if (!NON_ASCII.test(quoted)) return quoted;
+  return quoted.replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 interface Layout {
@@ -465,60 +496,261 @@ interface Layout {
   keySeparator: string;
 }
 
-function sortedKeys(obj: object): string[] {
-  return Object.keys(obj).sort(compareCodePoints);
+// Objects of one shape (same keys, same insertion order) share one sorted key list; a
+// few recent shapes are remembered and matched key by key (keys are interned strings).
+const recentShapes: Array<{ keys: string[]; sorted: string[] }> = [];
+
+function sameKeys(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
-function encodeWith(value: unknown, layout: Layout): string {
-  const quote = layout.ascii ? quoteAscii : quoteUnicode;
-  const parts: string[] = [];
-  const write = (container: object | null, key: Key, v: unknown, level: number): void => {
+function sortedKeys(keys: string[]): string[] {
+  if (keys.length < 2) return keys;
+  for (let i = 0; i < recentShapes.length; i++) {
+    const shape = recentShapes[i];
+    if (sameKeys(shape.keys, keys)) return shape.sorted;
+  }
+  const sorted = [...keys].sort(compareCodePoints);
+  recentShapes.unshift({ keys, sorted });
+  if (recentShapes.length > 16) recentShapes.pop();
+  return sorted;
+}
+
+/** Python repr of a float, with a fast path where JS and Python print alike. */
+function floatText(n: number): string {
+  const a = n < 0 ? -n : n;
+  if (a >= 1e-4 && a < 1e16) {
+    // In this range both print positional shortest digits; only integral values differ.
+    return Number.isInteger(n) ? String(n) + '.0' : String(n);
+  }
+  return pyFloatRepr(n);
+}
+
+// Output goes into a growing byte buffer (or straight into a hash), not into a string
+// built by concatenation: an 8 MB request digest would otherwise create millions of
+// short-lived string pieces and spend most of its time in the garbage collector.
+interface ByteTarget {
+  update(chunk: Buffer): void;
+}
+
+class ByteSink {
+  private buf = Buffer.allocUnsafe(1 << 16);
+  private len = 0;
+  private readonly chunks: Buffer[] = [];
+
+  constructor(private readonly target: ByteTarget | null) {}
+
+  private flush(): void {
+    if (this.len === 0) return;
+    if (this.target) this.target.update(this.buf.subarray(0, this.len));
+    else this.chunks.push(Buffer.from(this.buf.subarray(0, this.len)));
+    this.len = 0;
+  }
+
+  private reserve(bytes: number): void {
+    if (this.len + bytes <= this.buf.length) return;
+    this.flush();
+    if (bytes > this.buf.length) this.buf = Buffer.allocUnsafe(bytes);
+  }
+
+  /** Text known to be ASCII and short (punctuation, numbers, indentation). */
+  ascii(text: string): void {
+    const n = text.length;
+    this.reserve(n);
+    const buf = this.buf;
+    let len = this.len;
+    for (let i = 0; i < n; i++) buf[len++] = text.charCodeAt(i);
+    this.len = len;
+  }
+
+  /**
+   * Writes `"text"` when every character is printable ASCII other than `"` and `\\`
+   * (no escaping needed in any layout); returns false, writing nothing, otherwise.
+   */
+  plainQuoted(text: string): boolean {
+    const n = text.length;
+    this.reserve(n + 2);
+    const buf = this.buf;
+    let len = this.len;
+    buf[len++] = 0x22;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+      buf[len++] = c;
+    }
+    buf[len++] = 0x22;
+    this.len = len;
+    return true;
+  }
+
+  bytes(data: Uint8Array): void {
+    const n = data.length;
+    this.reserve(n);
+    const buf = this.buf;
+    let len = this.len;
+    for (let i = 0; i < n; i++) buf[len++] = data[i];
+    this.len = len;
+  }
+
+  byte(b: number): void {
+    if (this.len === this.buf.length) this.flush();
+    this.buf[this.len++] = b;
+  }
+
+  text(text: string): void {
+    if (text.length < 32) {
+      let ascii = true;
+      for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) { ascii = false; break; }
+      if (ascii) {
+        this.ascii(text);
+        return;
+      }
+    }
+    this.reserve(text.length * 3);
+    this.len += this.buf.write(text, this.len, 'utf8');
+  }
+
+  finish(): Buffer {
+    this.flush();
+    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+  }
+
+  end(): void {
+    this.flush();
+  }
+}
+
+const QUOTE = 0x22;
+
+class Encoder {
+  private readonly newline: string[] = [];
+
+  constructor(private readonly layout: Layout, private readonly sink: ByteSink) {}
+
+  private indentFor(level: number): string {
+    const cached = this.newline[level];
+    if (cached !== undefined) return cached;
+    const text = this.layout.indent === null ? '' : '\n' + ' '.repeat(this.layout.indent * level);
+    this.newline[level] = text;
+    return text;
+  }
+
+  // Encoded `"key": ` prefixes; an 8 MB request repeats a handful of keys 100 000s of times.
+  private readonly keyBytes = new Map<string, Uint8Array>();
+
+  private key(k: string): void {
+    let bytes = this.keyBytes.get(k);
+    if (bytes === undefined) {
+      const quoted = this.layout.ascii ? quoteAscii(k) : quoteUnicode(k);
+      bytes = Buffer.from(quoted + this.layout.keySeparator, 'utf8');
+      if (this.keyBytes.size < 4096) this.keyBytes.set(k, bytes);
+    }
+    this.sink.bytes(bytes);
+  }
+
+  private string(s: string): void {
+    const sink = this.sink;
+    if (s.length <= 256 && sink.plainQuoted(s)) return;
+    if (!NEEDS_CARE.test(s)) {
+      if (this.layout.ascii && NON_ASCII.test(s)) {
+        sink.ascii(quoteAscii(s));
+        return;
+      }
+      sink.byte(QUOTE);
+      sink.text(s);
+      sink.byte(QUOTE);
+      return;
+    }
+    sink.text(this.layout.ascii ? quoteAscii(s) : quoteUnicode(s));
+  }
+
+  private number(marks: Set<Key> | undefined, raws: Map<Key, string> | undefined, key: Key, n: number): string {
+    if (!Number.isFinite(n)) throw new RangeError('non-finite numbers have no JSON form');
+    if (!Number.isInteger(n)) return floatText(n);
+    if (marks !== undefined && marks.has(key)) return floatText(n);
+    if (raws !== undefined) {
+      const raw = raws.get(key);
+      if (raw !== undefined) return raw;
+    }
+    return formatInteger(n);
+  }
+
+  value(v: unknown, marks: Set<Key> | undefined, raws: Map<Key, string> | undefined, key: Key, level: number): void {
+    const sink = this.sink;
     if (v === null || v === undefined) {
-      parts.push('null');
+      sink.ascii('null');
       return;
     }
     switch (typeof v) {
       case 'string':
-        parts.push(quote(v));
+        this.string(v);
         return;
       case 'number':
-        parts.push(formatNumber(container, key, v));
+        sink.ascii(this.number(marks, raws, key, v));
         return;
       case 'boolean':
-        parts.push(v ? 'true' : 'false');
+        sink.ascii(v ? 'true' : 'false');
         return;
       case 'bigint':
-        parts.push(v.toString());
+        sink.ascii(v.toString());
         return;
       case 'object':
         break;
       default:
         throw new TypeError(`cannot encode a ${typeof v} as JSON`);
     }
-    const obj = v as object;
-    const open = Array.isArray(obj) ? '[' : '{';
-    const close = Array.isArray(obj) ? ']' : '}';
-    const keys: Key[] = Array.isArray(obj)
-      ? Array.from({ length: obj.length }, (_, i) => i)
-      : layout.sortKeys ? sortedKeys(obj) : Object.keys(obj);
-    if (keys.length === 0) {
-      parts.push(open + close);
+    const obj = v as Record<Key, unknown>;
+    const innerMarks = floatMarks.get(obj);
+    const innerRaws = rawIntegers.get(obj);
+    const layout = this.layout;
+    if (Array.isArray(obj)) {
+      if (obj.length === 0) {
+        sink.ascii('[]');
+        return;
+      }
+      const inner = this.indentFor(level + 1);
+      sink.byte(0x5b);
+      for (let i = 0; i < obj.length; i++) {
+        if (i > 0) sink.ascii(layout.itemSeparator);
+        if (inner) sink.ascii(inner);
+        this.value(obj[i], innerMarks, innerRaws, i, level + 1);
+      }
+      const outer = this.indentFor(level);
+      if (outer) sink.ascii(outer);
+      sink.byte(0x5d);
       return;
     }
-    parts.push(open);
-    const inner = layout.indent === null ? '' : '\n' + ' '.repeat(layout.indent * (level + 1));
-    const outer = layout.indent === null ? '' : '\n' + ' '.repeat(layout.indent * level);
-    for (let i = 0; i < keys.length; i++) {
-      if (i > 0) parts.push(layout.itemSeparator);
-      parts.push(inner);
-      const k = keys[i];
-      if (typeof k === 'string') parts.push(quote(k), layout.keySeparator);
-      write(obj, k, (obj as Record<Key, unknown>)[k], level + 1);
+    const own = Object.keys(obj);
+    if (own.length === 0) {
+      sink.ascii('{}');
+      return;
     }
-    parts.push(outer, close);
-  };
-  write(null, 0, value, 0);
-  return parts.join('');
+    const keys = layout.sortKeys ? sortedKeys(own) : own;
+    const inner = this.indentFor(level + 1);
+    sink.byte(0x7b);
+    for (let i = 0; i < keys.length; i++) {
+      if (i > 0) sink.ascii(layout.itemSeparator);
+      if (inner) sink.ascii(inner);
+      const k = keys[i];
+      this.key(k);
+      this.value(obj[k], innerMarks, innerRaws, k, level + 1);
+    }
+    const outer = this.indentFor(level);
+    if (outer) sink.ascii(outer);
+    sink.byte(0x7d);
+  }
+}
+
+function encodeBytes(value: unknown, layout: Layout): Buffer {
+  const sink = new ByteSink(null);
+  new Encoder(layout, sink).value(value, undefined, undefined, 0, 0);
+  return sink.finish();
+}
+
+function encodeWith(value: unknown, layout: Layout): string {
+  return encodeBytes(value, layout).toString('utf8');
 }
 
 const DIGEST: Layout = { sortKeys: true, ascii: false, indent: null, itemSeparator: ',', keySeparator: ':' };
@@ -538,4 +770,18 @@ export function encodePythonBody(value: unknown): string {
 /** Sorted keys, 2-space indent, ASCII only, one trailing newline: the archive's documents. */
 export function encodeCanonicalDocument(value: unknown): string {
   return encodeWith(value, DOCUMENT) + '\n';
+}
+
+/** SHA-256 (hex) of the digest form, hashed as it is produced: no intermediate string. */
+export function sha256OfDigestJson(value: unknown): string {
+  const hash = createHash('sha256');
+  const sink = new ByteSink(hash);
+  new Encoder(DIGEST, sink).value(value, undefined, undefined, 0, 0);
+  sink.end();
+  return hash.digest('hex');
+}
+
+/** The document form as UTF-8 bytes (what the archive stores and hashes). */
+export function encodeCanonicalDocumentBytes(value: unknown): Buffer {
+  return Buffer.concat([encodeBytes(value, DOCUMENT), Buffer.from('\n')]);
 }

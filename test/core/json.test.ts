@@ -55,6 +55,24 @@ describe('strict JSON reader', () => {
     expect(encodeDigestJson(v)).toBe('{"e":100.0,"f":3.0,"i":3,"n":0,"x":2.5,"z":-0.0}');
   });
 
+  it('reads every decimal literal to the same double as Number() (property)', () => {
+    const literal = fc.tuple(
+      fc.boolean(),
+      fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,20}$/)),
+      fc.option(fc.stringMatching(/^[0-9]{1,25}$/), { nil: undefined }),
+      fc.option(fc.integer({ min: -330, max: 310 }), { nil: undefined }),
+    ).map(([neg, int, frac, exp]) => `${neg ? '-' : ''}${int}${frac === undefined ? '' : '.' + frac}${exp === undefined ? '' : 'e' + exp}`);
+    fc.assert(fc.property(literal, (text) => {
+      const expected = Number(text);
+      if (!Number.isFinite(expected)) {
+        expect(() => parseStrictJson(`[${text}]`)).toThrow(JsonSyntaxError);
+        return;
+      }
+      const [value] = parseStrictJson(`[${text}]`) as number[];
+      expect(Object.is(value, expected)).toBe(true);
+    }), { numRuns: 3000 });
+  });
+
   it('keeps the exact digits of integers beyond 2^53', () => {
     const v = parseStrictJson('[12345678901234567890123, -9007199254740993]');
     expect(encodeDigestJson(v)).toBe('[12345678901234567890123,-9007199254740993]');
@@ -74,6 +92,12 @@ describe('strict JSON reader', () => {
 
   it('rejects duplicate keys even when one is spelled with escapes', () => {
     expect(() => parseStrictJson('{"a": 1, "\\u0061": 2}')).toThrow(/duplicate/);
+  });
+
+  it('reads records whose keys change order or spelling from one element to the next', () => {
+    const text = '[{"a": 1, "b": 2}, {"b": 3, "a": 4}, {"a\\"x": 5}, {"a\\"x": 6, "a": 7}, {"ab": 8}, {"a": 9, "a": 10}]';
+    expect(() => parseStrictJson(text)).toThrow(/duplicate/);
+    expect(parseStrictJson(text.replace(', {"a": 9, "a": 10}', ''))).toEqual([{ a: 1, b: 2 }, { b: 3, a: 4 }, { 'a"x': 5 }, { 'a"x': 6, a: 7 }, { ab: 8 }]);
   });
 });
 

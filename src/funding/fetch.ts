@@ -63,21 +63,21 @@ export async function downloadDocument(key: PublisherKey, url: string, limits: F
   try {
     const { statusCode, headers, body } = response;
     if (statusCode >= 300 && statusCode < 400) {
-      body.destroy();
+      discard(body);
       throw new PublisherUnavailableError(key, 'redirect', `answered ${statusCode} (redirect); redirects are not followed`);
     }
     if (statusCode !== 200) {
-      body.destroy();
+      discard(body);
       throw new PublisherUnavailableError(key, 'http_status', `answered HTTP ${statusCode}`);
     }
     const encoding = headers['content-encoding'];
     if (encoding !== undefined && String(encoding).trim().toLowerCase() !== 'identity') {
-      body.destroy();
+      discard(body);
       throw new PublisherUnavailableError(key, 'transport', `sent a ${String(encoding)}-encoded body although identity was requested`);
     }
     const declared = Number(headers['content-length']);
     if (Number.isFinite(declared) && declared > limits.maxBytes) {
-      body.destroy();
+      discard(body);
       throw new PublisherUnavailableError(key, 'too_large', `announced ${declared} bytes, more than the ${limits.maxBytes} accepted`);
     }
     const chunks: Buffer[] = [];
@@ -86,7 +86,7 @@ export async function downloadDocument(key: PublisherKey, url: string, limits: F
       for await (const chunk of body) {
         size += (chunk as Buffer).length;
         if (size > limits.maxBytes) {
-          body.destroy();
+          discard(body);
           throw new PublisherUnavailableError(key, 'too_large', `sent more than the ${limits.maxBytes} bytes accepted`);
         }
         chunks.push(chunk as Buffer);
@@ -100,6 +100,12 @@ export async function downloadDocument(key: PublisherKey, url: string, limits: F
   } finally {
     if (dispatcher !== sharedAgent) void dispatcher.close().catch(() => undefined);
   }
+}
+
+/** Stops reading a body we refuse; the abort it causes is expected, not an error to report. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 function describeTransportError(error: unknown): string {

@@ -32,6 +32,30 @@ describe('strict UTC timestamps', () => {
     expect(parseUtcTimestamp(text)).toBeNull();
   });
 
+  it('accepts exactly what the documented pattern accepts (property over near-miss spellings)', () => {
+    const pattern = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]{1,6})?(Z|\+00:00)$/;
+    const base = '2026-10-08T12:34:56.123456+00:00';
+    const alphabet = ['0', '9', '-', ':', 'T', 'Z', '+', '.', ' ', 'z', '٣', '1', '5', ''];
+    fc.assert(fc.property(fc.array(fc.tuple(fc.nat(base.length), fc.constantFrom(...alphabet)), { maxLength: 3 }), (edits) => {
+      let text = base;
+      for (const [at, ch] of edits) text = text.slice(0, at) + ch + text.slice(at + 1);
+      const m = pattern.exec(text);
+      const parsed = parseUtcTimestamp(text);
+      if (!m) {
+        expect(parsed).toBeNull();
+        return;
+      }
+      const d = new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`);
+      const real = !Number.isNaN(d.getTime()) && d.getUTCDate() === Number(m[3]) && Number(m[4]) < 24 && Number(m[6]) < 60 && Number(m[1]) > 0;
+      if (!real) {
+        expect(parsed).toBeNull();
+        return;
+      }
+      const micros = m[7] ? BigInt(m[7].slice(1).padEnd(6, '0')) : 0n;
+      expect(parsed).toBe(BigInt(d.getTime()) * 1000n + micros);
+    }), { numRuns: 3000 });
+  });
+
   it('accepts leap days and the ends of the range', () => {
     expect(parseUtcTimestamp('2024-02-29T12:00:00Z')).not.toBeNull();
     expect(parseUtcTimestamp('0001-01-01T00:00:00Z')).not.toBeNull();

@@ -87,7 +87,10 @@ const SAFE_MICROS = 9007199254740992n; // 2^53
  */
 export class InstantParser {
   private readonly cache = new Map<string, Instant>();
-  private readonly previous = new Map<string, { observations: readonly Record<string, unknown>[]; instants: (Instant | undefined)[]; keys: Float64Array }>();
+  private readonly previous = new Map<
+    string,
+    { observations: readonly object[]; instants: (Instant | undefined)[]; keys: Float64Array }
+  >();
   private readonly keyTable = new WeakMap<readonly (Instant | undefined)[], Float64Array | null>();
 
   parse(text: string, path?: string): Instant {
@@ -110,7 +113,7 @@ export class InstantParser {
    * `pathPrefix` names the observation list for error paths.
    */
   parseField(
-    observations: readonly Record<string, unknown>[],
+    observations: readonly object[],
     field: string,
     pathPrefix?: string,
   ): (Instant | undefined)[] {
@@ -121,12 +124,12 @@ export class InstantParser {
     const prev = this.previous.get(field);
     const shared = prev === undefined ? 0 : Math.min(n, prev.observations.length);
     for (let i = 0; i < n; i++) {
-      const text = observations[i][field] as string | undefined;
+      const text = (observations[i] as Record<string, unknown>)[field] as string | undefined;
       if (text === undefined) {
         keys[i] = NaN;
         continue;
       }
-      if (i < shared && (prev as { observations: readonly Record<string, unknown>[] }).observations[i][field] === text) {
+      if (i < shared && ((prev as { observations: readonly object[] }).observations[i] as Record<string, unknown>)[field] === text) {
         const p = prev as { instants: (Instant | undefined)[]; keys: Float64Array };
         instants[i] = p.instants[i];
         keys[i] = p.keys[i];
@@ -182,11 +185,7 @@ export function assertUniqueSeriesIds(series: readonly { id: string }[]): void {
  */
 export function assertSeriesDomain(series: GateSeries, index: number, parser: InstantParser): Instant[] {
   const obs = series.observations;
-  const instants = parser.parseField(
-    obs as unknown as Record<string, unknown>[],
-    'observed_at',
-    `/series/${index}/observations`,
-  ) as Instant[];
+  const instants = parser.parseField(obs, 'observed_at', `/series/${index}/observations`) as Instant[];
   for (let i = 1; i < obs.length; i++) {
     if (instants[i] <= instants[i - 1]) {
       throw new AppError(
@@ -238,9 +237,9 @@ export function gateSeries(
   const obs = series.observations;
   const n = obs.length;
   const instants =
-    observedInstants ?? (parser.parseField(obs as unknown as Record<string, unknown>[], 'observed_at') as Instant[]);
+    observedInstants ?? (parser.parseField(obs, 'observed_at') as Instant[]);
   const observedKeys = parser.keysOf(instants);
-  const availableInstants = parser.parseField(obs as unknown as Record<string, unknown>[], 'available_at');
+  const availableInstants = parser.parseField(obs, 'available_at');
   const availableKeys = parser.keysOf(availableInstants);
 
   const issues: GateIssue[] = [];

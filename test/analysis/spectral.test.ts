@@ -69,7 +69,7 @@ function gaussians(seed: number, count: number): number[] {
 }
 
 /** Values whose interval values (kind "return": value of the later point) are `returns`. */
-function asReturnSeries(returns: number[]): number[] {
+function asReturnSeries(returns: number[]): (number | null)[] {
   return [0, ...returns];
 }
 

@@ -108,7 +108,7 @@ describe('building the nine observations', () => {
 
   it('compares observations without the capture clock', () => {
     const a = build().rows.map(rowDocument);
-    const b = a.map((r) => ({ ...r, evaluated_at: '2026-10-21T13:00:00.000000+00:00' }));
+    const b: Record<string, unknown>[] = a.map((r) => ({ ...r, evaluated_at: '2026-10-21T13:00:00.000000+00:00' }));
     expect(sameObservations(a, b)).toBe(true);
     b[8] = { ...b[8], value: 0.002 };
     expect(sameObservations(a, b)).toBe(false);

@@ -138,7 +138,7 @@ for (const backend of backends) {
         const at = bytes.indexOf('0.576') + 4;
         bytes[at] = bytes[at] === 0x36 ? 0x37 : 0x36;
         await storage.db.updateTable('funding_packets').set({ [column]: bytes }).execute();
-        for (const headers of [{}, { 'if-none-match': first.headers.etag as string }, { 'if-none-match': '*' }]) {
+        for (const headers of [{}, { 'if-none-match': first.headers.etag as string }, { 'if-none-match': '*' }] as Record<string, string>[]) {
           const res = await get('/v1/funding/latest', headers);
           expect(res.statusCode).toBe(503);
           expect(res.json().code).toBe('artifact_verification_failed');

@@ -38,6 +38,11 @@ export async function recordReadUsage(
   latestPacketId: string,
 ): Promise<UsageRecorded> {
   let recorded: UsageRecorded;
+  // HEAD delivers no data: it is neither a completion nor a counted response.
+  if (reply.request.method === 'HEAD') {
+    reply.header(USAGE_RECORDED_HEADER, 'false');
+    return 'false';
+  }
   try {
     const inserted = await recordUsage(
       { storage: deps.storage, clock: deps.clock },

@@ -112,6 +112,17 @@ for (const backend of backends) {
       expect(report.request_aggregates[0].count).toBe(2);
     });
 
+    it('a HEAD request checks the key but is not measured', async () => {
+      await capture();
+      const { token } = await enrolled(t.app);
+      const head = await t.app.inject({ method: 'HEAD', url: '/v1/funding/latest', headers: bearer(token) });
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['x-usage-recorded']).toBe('false');
+      expect(await completions()).toEqual([]);
+      expect(await storage.db.selectFrom('aggregates').selectAll().execute()).toEqual([]);
+      expect((await t.app.inject({ method: 'HEAD', url: '/v1/funding/latest', headers: { authorization: 'Bearer invalid' } })).statusCode).toBe(401);
+    });
+
     it('an erased key with a matching ETag is 401 with a challenge, never 304 and never anonymous', async () => {
       await capture();
       const { token } = await enrolled(t.app);

@@ -247,9 +247,12 @@ function compileObject(schema: JsonSchema, state: Compiler): (o: Record<string, 
   }
   const accepted = names.join(', ');
   const sizeText = min === 0 ? `must have at most ${max} members` : `must have between ${min} and ${max} members`;
-  return (o) => {
-    // for-in walks the enumeration cache of the object's shape, which keeps the member
-    // reads below on V8's fast path; `Object.keys` + `o[key]` would not.
+  const isRequired = names.map((name) => required.includes(name));
+  const requiredKnown = required.filter((name) => names.includes(name)).length;
+  const requiredUnknown = required.length !== requiredKnown;
+
+  /** The exact check, in the documented order; also the source of every failure. */
+  const ordered = (o: Record<string, unknown>): Failure | undefined => {
     let size = 0;
     for (const _ in o) size++;
     if (size < min || size > max) return fail(sizeText);
@@ -282,6 +285,29 @@ function compileObject(schema: JsonSchema, state: Compiler): (o: Record<string, 
         return failure;
       }
     }
+    return undefined;
+  };
+
+  // One pass for the common, valid case: the object is valid exactly when every member
+  // passes, the size is in bounds and every required member was seen. Anything else is
+  // re-checked in the documented order so the reported problem is the right one. (for-in
+  // walks the shape's enumeration cache, which keeps the member reads on V8's fast path.)
+  if (requiredUnknown) return ordered;
+  return (o) => {
+    let size = 0;
+    let seen = 0;
+    for (const key in o) {
+      size++;
+      let j = 0;
+      while (j < known && names[j] !== key) j++;
+      if (j === known) {
+        if (closed || key.length > MAX_KEY_LENGTH) return ordered(o);
+        continue;
+      }
+      if (isRequired[j]) seen++;
+      if (checks[j](o[key], o, key) !== undefined) return ordered(o);
+    }
+    if (size < min || size > max || seen !== required.length) return ordered(o);
     return undefined;
   };
 }

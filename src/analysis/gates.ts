@@ -78,6 +78,12 @@ export interface SeriesGateResult {
 
 const SAFE_MICROS = 9007199254740992n; // 2^53
 
+interface ClockMemo {
+  observations: readonly object[];
+  instants: (Instant | undefined)[];
+  keys: Float64Array;
+}
+
 /**
  * Memoising clock parser. Panels usually repeat the same timestamp strings across
  * members, and parsing is the dominant cost of gating a large request: `parseField`
@@ -87,10 +93,7 @@ const SAFE_MICROS = 9007199254740992n; // 2^53
  */
 export class InstantParser {
   private readonly cache = new Map<string, Instant>();
-  private readonly previous = new Map<
-    string,
-    { observations: readonly object[]; instants: (Instant | undefined)[]; keys: Float64Array }
-  >();
+  private readonly previous = new Map<string, ClockMemo[]>();
   private readonly keyTable = new WeakMap<readonly (Instant | undefined)[], Float64Array | null>();
 
   parse(text: string, path?: string): Instant {
@@ -121,26 +124,32 @@ export class InstantParser {
     const instants = new Array<Instant | undefined>(n);
     const keys = new Float64Array(n);
     let exact = true;
-    const prev = this.previous.get(field);
-    const shared = prev === undefined ? 0 : Math.min(n, prev.observations.length);
+    const recent = this.previous.get(field) ?? [];
     for (let i = 0; i < n; i++) {
       const text = (observations[i] as Record<string, unknown>)[field] as string | undefined;
       if (text === undefined) {
         keys[i] = NaN;
         continue;
       }
-      if (i < shared && ((prev as { observations: readonly object[] }).observations[i] as Record<string, unknown>)[field] === text) {
-        const p = prev as { instants: (Instant | undefined)[]; keys: Float64Array };
-        instants[i] = p.instants[i];
-        keys[i] = p.keys[i];
-      } else {
+      let hit = false;
+      for (let r = 0; r < recent.length; r++) {
+        const memo = recent[r];
+        if (i < memo.observations.length && (memo.observations[i] as Record<string, unknown>)[field] === text) {
+          instants[i] = memo.instants[i];
+          keys[i] = memo.keys[i];
+          hit = true;
+          break;
+        }
+      }
+      if (!hit) {
         const t = this.parse(text, pathPrefix === undefined ? undefined : `${pathPrefix}/${i}/${field}`);
         instants[i] = t;
         keys[i] = t > SAFE_MICROS || t < -SAFE_MICROS ? NaN : Number(t);
       }
       if (keys[i] !== keys[i]) exact = false;
     }
-    this.previous.set(field, { observations, instants, keys });
+    // The last two series are enough for panels that alternate two clock spellings.
+    this.previous.set(field, [{ observations, instants, keys }, ...recent.slice(0, 1)]);
     this.keyTable.set(instants, exact ? keys : null);
     return instants;
   }

@@ -1,0 +1,63 @@
+// Child process for `npm run bench -- funding`: a real Evidence Desk server on SQLite
+// holding one captured packet (recorded publisher documents served by a local HTTP
+// server), its clock frozen a minute after the capture so latest stays fresh, plus a bare
+// node:http server answering a constant body of the same size. Reports both ports and the
+// body over IPC; stops when the parent disconnects.
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { defaultConfig } from '../src/core/config.js';
+import { sha256Hex } from '../src/core/hash.js';
+import { buildApp } from '../src/http/app.js';
+import { captureOnce } from '../src/funding/capture.js';
+import { currentEvidence, latestBody } from '../src/funding/latest.js';
+import { openSqliteStorage } from '../src/storage/sqlite.js';
+import { instant, liveConfig, startPublisherServer } from '../test/funding/support.js';
+
+const role = process.argv[2];
+
+if (role === 'bare') {
+  // Same bytes, same validator: what a do-nothing server costs.
+  const body = Buffer.from(process.argv[3], 'base64');
+  const etag = `"${sha256Hex(body)}"`;
+  const server = http.createServer((req, res) => {
+    const headers = { 'content-type': 'application/json', etag, 'cache-control': 'private, no-cache, must-revalidate, no-transform' };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers).end();
+    } else {
+      res.writeHead(200, { ...headers, 'content-length': body.length }).end(body);
+    }
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
+  });
+  process.on('disconnect', () => server.close(() => process.exit(0)));
+} else {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-funding-'));
+  const storage = await openSqliteStorage({ file: path.join(dir, 'evidence.db') });
+  const publishers = await startPublisherServer();
+  const captureClock = instant('2026-10-21T12:00:00Z');
+  const captured = await captureOnce({ storage, config: liveConfig(publishers), clock: () => captureClock });
+  await publishers.close();
+  if (!captured.ran || captured.attempt.outcome !== 'packet_created') throw new Error(`capture failed: ${JSON.stringify(captured)}`);
+  const frozen = captureClock + 60_000_000n;
+  const config = { ...defaultConfig(), logLevel: 'silent' as const, captureInterval: 0, maxEventLoopDelay: 0 };
+  // The read path alone, in process: every readiness check and the body, no HTTP, no usage.
+  const rounds = 2000;
+  const t0 = performance.now();
+  for (let i = 0; i < rounds; i++) latestBody((await currentEvidence(storage, config, frozen)).packet, false);
+  const checksMs = (performance.now() - t0) / rounds;
+  const app = await buildApp({ config, storage, clock: () => frozen });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  process.send?.({ port: typeof address === 'object' && address ? address.port : 0, checksMs });
+  process.on('disconnect', async () => {
+    await app.close();
+    await storage.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  });
+}

@@ -174,10 +174,14 @@ function sendJson(reply: FastifyReply, body: string): FastifyReply {
   return reply.code(200).header('content-type', 'application/json').send(Buffer.from(body, 'utf8'));
 }
 
-/** Encodes a result; a non-finite number in it is the caller's scale problem, not ours. */
-function encodeResult(result: unknown): string {
+/**
+ * Runs an operation on a validated body and encodes its result. A non-finite number in a
+ * result is the caller's scale problem, not an internal failure; an unpaired surrogate is
+ * caught by validation first, but is mapped here too should a digest ever meet one.
+ */
+function runEncoded(t: Tool, body: unknown): string {
   try {
-    return encodePythonBody(result);
+    return encodePythonBody(t.run(body));
   } catch (error) {
     if (error instanceof RangeError) {
       throw new AppError(AnalysisErrors.derived_statistic_overflow, 'a derived statistic is not a finite number; rescale the input units', { cause: error });
@@ -231,7 +235,7 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
         let body: string;
         try {
           t.validator.assert(request.body);
-          body = encodeResult(t.run(request.body));
+          body = runEncoded(t, request.body);
         } catch (error) {
           // Only the tool name and outcome are logged: never a submitted value.
           request.log.info({ tool: t.name, outcome: 'error', surface: 'rest', origin, code: isAppError(error) ? error.code : 'internal_error' }, 'tool activation');

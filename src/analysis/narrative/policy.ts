@@ -1,7 +1,6 @@
 // The applied narrative policy: defaults overlaid by the caller's keys, keeping the
 // caller's number kinds (`86400` and `86400.0` digest differently, as upstream's do).
-import { sha256Hex } from '../../core/hash.js';
-import { copyMember, encodeDigestJson, markFloat } from '../../core/json.js';
+import { copyMember, markFloat, sha256OfDigestJson } from '../../core/json.js';
 import type { NarrativePolicy, NarrativePolicyInput } from './types.js';
 
 // Order matters: the response lists the policy keys in this order.
@@ -26,5 +25,5 @@ export function applyNarrativePolicy(caller: NarrativePolicyInput | undefined): 
 }
 
 export function narrativePolicyDigest(applied: NarrativePolicy): string {
-  return sha256Hex(encodeDigestJson(applied));
+  return sha256OfDigestJson(applied);
 }

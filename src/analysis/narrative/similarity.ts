@@ -1,12 +1,14 @@
 // Pairwise "same wording" test between two eligible events, computed from features that
-// are prepared once per event (a title is tokenised exactly once per request).
-import { signatureOf } from './signature.js';
-import { titleTokens } from './tokens.js';
+// are prepared once per event (a title is normalised and tokenised exactly once).
+import { SignatureBuilder } from './signature.js';
+import { normaliseTitle } from './text.js';
+import { TokenDictionary } from './tokens.js';
 
 export interface WordingFeatures {
   /** The raw title, compared verbatim when either token set is empty. */
   readonly title: string;
-  readonly tokens: ReadonlySet<string>;
+  /** Distinct token ids (one dictionary per request, see `WordingAnalyser`). */
+  readonly tokens: readonly number[];
   /** Canonical form of the entity set (order and duplicates ignored). */
   readonly entitiesKey: string;
   readonly eventKey: string | undefined;
@@ -19,19 +21,21 @@ export function entitySetKey(entities: readonly string[]): string {
   return JSON.stringify([...new Set(entities)].sort());
 }
 
-export function wordingFeatures(event: {
-  title: string;
-  entities: readonly string[];
-  event_key?: string;
-}): WordingFeatures {
-  const parsed = titleTokens(event.title);
-  return {
-    title: event.title,
-    tokens: new Set(parsed.tokens),
-    entitiesKey: entitySetKey(event.entities),
-    eventKey: event.event_key,
-    signatureKey: signatureOf(parsed).key,
-  };
+/** Prepares the wording features of the events of one request (shared token ids). */
+export class WordingAnalyser {
+  readonly dictionary = new TokenDictionary();
+  private readonly signatures = new SignatureBuilder(this.dictionary);
+
+  features(event: { title: string; entities: readonly string[]; event_key?: string }): WordingFeatures {
+    const tokens = this.dictionary.tokenize(normaliseTitle(event.title));
+    return {
+      title: event.title,
+      tokens,
+      entitiesKey: entitySetKey(event.entities),
+      eventKey: event.event_key,
+      signatureKey: this.signatures.keyOf(tokens),
+    };
+  }
 }
 
 /** Two event keys conflict only when both are given and differ. */
@@ -48,16 +52,17 @@ export function jaccardReaches(intersection: number, sizeA: number, sizeB: numbe
 }
 
 /**
- * The reference definition, pair by pair. Clustering uses an indexed equivalent
- * (cluster.ts); this stays the readable statement of the rule and the tests' oracle.
+ * The reference definition, pair by pair (features from the same analyser). Clustering
+ * uses an indexed equivalent (cluster.ts); this stays the readable statement of the rule
+ * and the tests' oracle.
  */
 export function similar(a: WordingFeatures, b: WordingFeatures, threshold: number): boolean {
   if (a.entitiesKey !== b.entitiesKey) return false;
   if (!eventKeysCompatible(a.eventKey, b.eventKey)) return false;
   if (a.signatureKey !== b.signatureKey) return false;
-  if (a.tokens.size === 0 || b.tokens.size === 0) return a.title === b.title;
+  if (a.tokens.length === 0 || b.tokens.length === 0) return a.title === b.title;
+  const other = new Set(b.tokens);
   let intersection = 0;
-  const [small, large] = a.tokens.size <= b.tokens.size ? [a.tokens, b.tokens] : [b.tokens, a.tokens];
-  for (const token of small) if (large.has(token)) intersection++;
-  return jaccardReaches(intersection, a.tokens.size, b.tokens.size, threshold);
+  for (const token of a.tokens) if (other.has(token)) intersection++;
+  return jaccardReaches(intersection, a.tokens.length, b.tokens.length, threshold);
 }

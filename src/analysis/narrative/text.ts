@@ -8,8 +8,8 @@
 // itself (scripts/gen-narrative-unicode.py).
 import { CASEFOLD, DIGIT_RANGES, UNASSIGNED_RANGES, WORD_RANGES } from './unicode14.generated.js';
 
-const WORD = 1;
-const DIGIT = 2;
+export const WORD = 1;
+export const DIGIT = 2;
 const UNASSIGNED = 4;
 const FOLDS = 8;
 
@@ -17,6 +17,10 @@ const FOLDS = 8;
 // and a flat typed array is the cheapest lookup there is.
 const FLAGS = new Uint8Array(0x110000);
 const FOLD = new Map<number, string>();
+// The same folds for BMP code units, as the fast loop reads them: 0 = folds to itself,
+// > 0 = folds to that one code unit, < 0 = folds to FOLD_LONG[-value - 1].
+const FOLD_BMP = new Int32Array(0x10000);
+const FOLD_LONG: string[] = [];
 
 function eachRange(spec: string, fn: (from: number, to: number) => void): void {
   for (const part of spec.split(',')) {
@@ -38,6 +42,19 @@ for (const entry of CASEFOLD.split(',')) {
   const target = String.fromCodePoint(...entry.slice(colon + 1).split(' ').map((h) => parseInt(h, 16)));
   FOLD.set(cp, target);
   FLAGS[cp] |= FOLDS;
+  if (cp <= 0xffff) {
+    if (target.length === 1) FOLD_BMP[cp] = target.charCodeAt(0);
+    else FOLD_BMP[cp] = -FOLD_LONG.push(target);
+  }
+}
+
+/**
+ * The per-code-point flag table (`WORD`, `DIGIT` bits). Hot loops in other modules copy
+ * it into a module-local constant once: some loaders (vitest's among them) turn every
+ * access to an imported binding into a getter call, which costs more than the lookup.
+ */
+export function characterFlags(): Uint8Array {
+  return FLAGS;
 }
 
 /** The code point starting at UTF-16 index `i` (a lone surrogate is its own code point). */
@@ -75,20 +92,80 @@ export function isUnassignedInReference(cp: number): boolean {
   return (FLAGS[cp] & UNASSIGNED) !== 0;
 }
 
+let scratch = new Uint16Array(8192);
+
+function fold(s: string, minusToHyphen: boolean): string {
+  const n = s.length;
+  let i = 0;
+  // Most titles need no change after a short prefix; find the first unit that does.
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      if (c >= 0x41 && c <= 0x5a) break;
+    } else if (FOLD_BMP[c] !== 0 || (c >= 0xd800 && c <= 0xdbff) || (minusToHyphen && c === 0x2212)) {
+      break;
+    }
+  }
+  if (i === n) return s;
+  // A fold is at most three code points (six units) per unit of input.
+  if (scratch.length < n * 3 + 8) scratch = new Uint16Array(n * 3 + 8);
+  const out = scratch;
+  let k = 0;
+  for (let j = 0; j < i; j++) out[k++] = s.charCodeAt(j);
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      out[k++] = c >= 0x41 && c <= 0x5a ? c + 32 : c;
+      continue;
+    }
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        const cp = (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
+        const target = (FLAGS[cp] & FOLDS) !== 0 ? FOLD.get(cp)! : null;
+        if (target === null) {
+          out[k++] = c;
+          out[k++] = d;
+        } else {
+          for (let t = 0; t < target.length; t++) out[k++] = target.charCodeAt(t);
+        }
+        i++;
+        continue;
+      }
+    }
+    if (minusToHyphen && c === 0x2212) {
+      out[k++] = 0x2d;
+      continue;
+    }
+    const f = FOLD_BMP[c];
+    if (f === 0) out[k++] = c;
+    else if (f > 0) out[k++] = f;
+    else {
+      const target = FOLD_LONG[-f - 1];
+      for (let t = 0; t < target.length; t++) out[k++] = target.charCodeAt(t);
+    }
+  }
+  return unitsToString(out, k);
+}
+
+// Buffer's UCS-2 decoding copies the units as they are (lone surrogates included, where
+// a UTF-16 TextDecoder would substitute U+FFFD) and is several times faster than
+// String.fromCharCode over the array. It reads little-endian, so it needs a host whose
+// typed arrays are little-endian too.
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+function unitsToString(units: Uint16Array, length: number): string {
+  if (LITTLE_ENDIAN) return Buffer.from(units.buffer, units.byteOffset, length * 2).toString('ucs2');
+  let result = '';
+  for (let from = 0; from < length; from += 8192) {
+    result += String.fromCharCode.apply(null, units.subarray(from, Math.min(length, from + 8192)) as unknown as number[]);
+  }
+  return result;
+}
+
 /** Python `str.casefold()` (full case folding, Unicode 14.0). */
 export function casefold(s: string): string {
-  let out = '';
-  let last = 0;
-  for (let i = 0; i < s.length; i++) {
-    const cp = codePointAt(s, i);
-    const width = cp > 0xffff ? 2 : 1;
-    if ((FLAGS[cp] & FOLDS) !== 0) {
-      out += s.slice(last, i) + FOLD.get(cp)!;
-      last = i + width;
-    }
-    i += width - 1;
-  }
-  return last === 0 ? s : out + s.slice(last);
+  return fold(s, false);
 }
 
 /**
@@ -106,7 +183,8 @@ export function nfkc(s: string): string {
   let last = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    // Fast path: BMP code units that are assigned in 14.0.
+    // Fast path: BMP code units that are assigned in 14.0. (A RegExp class of the
+    // unassigned ranges was measured slower than this loop.)
     if ((c < 0xd800 || c > 0xdbff) && (FLAGS[c] & UNASSIGNED) === 0) continue;
     const cp = codePointAt(s, i);
     const width = cp > 0xffff ? 2 : 1;
@@ -121,6 +199,10 @@ export function nfkc(s: string): string {
 
 /** Title normalisation before tokenising: NFKC, case folding, U+2212 MINUS SIGN → `-`. */
 export function normaliseTitle(title: string): string {
-  const folded = casefold(nfkc(title));
-  return folded.includes('\u2212') ? folded.replaceAll('\u2212', '-') : folded;
+  // ASCII text is its own NFKC form, folds exactly like toLowerCase and has no U+2212.
+  if (ASCII_ONLY.test(title)) return title.toLowerCase();
+  // Case folding never produces U+2212, so the replacement can ride along in one pass.
+  return fold(nfkc(title), true);
 }
+
+const ASCII_ONLY = /^[\u0000-\u007f]*$/;

@@ -2,8 +2,7 @@
 // visible, flags event keys told in different words or numbers, and queues clusters for a
 // reader by conflict, source kind and recency. Pure: no I/O, no clock, input untouched.
 import { AppError } from '../../core/errors.js';
-import { sha256Hex } from '../../core/hash.js';
-import { cloneJson, encodeDigestJson, LoneSurrogateError } from '../../core/json.js';
+import { cloneJson, LoneSurrogateError, sha256OfDigestJson } from '../../core/json.js';
 import { compareCodePoints, hasLoneSurrogate } from '../../core/strings.js';
 import { parseUtcTimestamp, secondsBetween, type Instant } from '../../core/time.js';
 import { AnalysisErrors } from '../errors.js';
@@ -12,7 +11,7 @@ import { declaredFamily } from './families.js';
 import { NARRATIVE_LIMITS } from './limits.js';
 import { applyNarrativePolicy, narrativePolicyDigest } from './policy.js';
 import { compareForQueue, compareForRepresentative, conflictCandidates } from './rank.js';
-import { wordingFeatures } from './similarity.js';
+import { WordingAnalyser } from './similarity.js';
 import type {
   ClusterSummary,
   EventEntry,
@@ -69,7 +68,7 @@ function requestDigest(request: NarrativeRequest): string {
   if (request.focus !== undefined) digested.focus = request.focus;
   if (request.policy !== undefined) digested.policy = request.policy;
   try {
-    return sha256Hex(encodeDigestJson(digested));
+    return sha256OfDigestJson(digested);
   } catch (error) {
     if (!(error instanceof LoneSurrogateError)) throw error;
     // Upstream answers with a raw codec message; say which field is at fault instead.
@@ -83,7 +82,7 @@ function requestDigest(request: NarrativeRequest): string {
 }
 
 function clusterIdOf(sortedMemberIds: readonly string[]): string {
-  return 'nf-' + sha256Hex(encodeDigestJson(sortedMemberIds)).slice(0, 16);
+  return 'nf-' + sha256OfDigestJson(sortedMemberIds).slice(0, 16);
 }
 
 function sortedDistinct(values: Iterable<string>): string[] {
@@ -144,8 +143,9 @@ export function triageNarrative(request: NarrativeRequest): NarrativeTriageResul
       compareCodePoints(a.event.published_at, b.event.published_at) ||
       compareCodePoints(a.event.id, b.event.id),
   );
+  const analyser = new WordingAnalyser();
   const groups = greedyClusters(
-    eligible.map((p) => wordingFeatures(p.event)),
+    eligible.map((p) => analyser.features(p.event)),
     policy.similarity_threshold,
   );
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { greedyClusters } from '../../../src/analysis/narrative/cluster.js';
-import { similar, wordingFeatures, type WordingFeatures } from '../../../src/analysis/narrative/similarity.js';
+import { similar, WordingAnalyser, type WordingFeatures } from '../../../src/analysis/narrative/similarity.js';
 
 /** The rule as the contract states it: compare with each cluster's first member, in order. */
 function naiveClusters(items: WordingFeatures[], threshold: number): number[][] {
@@ -25,24 +25,56 @@ describe('indexed greedy clustering', () => {
   it('chooses exactly what the pairwise first-member scan chooses', () => {
     fc.assert(
       fc.property(fc.array(event, { maxLength: 40 }), fc.constantFrom(0.5, 0.6, 2 / 3, 0.75, 0.8, 1), (events, threshold) => {
-        const items = events.map((e) => wordingFeatures(e));
+        const analyser = new WordingAnalyser();
+        const items = events.map((e) => analyser.features(e));
         expect(greedyClusters(items, threshold)).toEqual(naiveClusters(items, threshold));
       }),
       { numRuns: 400, seed: 7401 },
     );
   });
 
+  it('still agrees on long titles over a larger vocabulary and arbitrary thresholds (prefix and position filters)', () => {
+    const vocabulary = Array.from({ length: 40 }, (_, i) => `w${i}`);
+    const long = fc.record({
+      title: fc.array(fc.constantFrom(...vocabulary), { minLength: 0, maxLength: 35 }).map((ws) => ws.join(' ')),
+      entities: fc.constantFrom<string[]>(['A'], ['A'], ['B']),
+      event_key: fc.option(fc.constantFrom('k1', 'k2'), { nil: undefined, freq: 4 }),
+    });
+    fc.assert(
+      fc.property(fc.array(long, { maxLength: 60 }), fc.double({ min: 0.5, max: 1, noNaN: true }), (events, threshold) => {
+        const analyser = new WordingAnalyser();
+        const items = events.map((e) => analyser.features(e));
+        expect(greedyClusters(items, threshold)).toEqual(naiveClusters(items, threshold));
+      }),
+      { numRuns: 300, seed: 2026 },
+    );
+  });
+
+  it('decides exact-boundary Jaccard values the way the double division does', () => {
+    // 4/5 = 0.8 and 2/3 ≥ 0.6666666666666666: both sit exactly on the threshold.
+    const analyser = new WordingAnalyser();
+    const a = analyser.features({ title: 'a b c d', entities: [] });
+    const b = analyser.features({ title: 'a b c d e', entities: [] });
+    const c = analyser.features({ title: 'a b', entities: [] });
+    const d = analyser.features({ title: 'a b c', entities: [] });
+    expect(greedyClusters([a, b], 0.8)).toEqual([[0, 1]]);
+    expect(greedyClusters([a, b], 0.8000000000000002)).toEqual([[0], [1]]);
+    expect(greedyClusters([c, d], 2 / 3)).toEqual([[0, 1]]);
+  });
+
   it('is order dependent and not transitive, as specified', () => {
-    const a = wordingFeatures({ title: 'alpha bravo charlie delta', entities: [] });
-    const b = wordingFeatures({ title: 'charlie delta echo foxtrot', entities: [] });
-    const ab = wordingFeatures({ title: 'alpha bravo charlie delta echo foxtrot', entities: [] });
+    const analyser = new WordingAnalyser();
+    const a = analyser.features({ title: 'alpha bravo charlie delta', entities: [] });
+    const b = analyser.features({ title: 'charlie delta echo foxtrot', entities: [] });
+    const ab = analyser.features({ title: 'alpha bravo charlie delta echo foxtrot', entities: [] });
     expect(greedyClusters([a, b, ab], 0.5)).toEqual([[0, 2], [1]]);
     expect(greedyClusters([b, a, ab], 0.5)).toEqual([[0, 2], [1]]);
     expect(greedyClusters([ab, a, b], 0.5)).toEqual([[0, 1, 2]]);
   });
 
   it('groups titles without tokens only when the raw titles are identical', () => {
-    const items = ['!!!', '!!!', '???', ' !!!'].map((title) => wordingFeatures({ title, entities: [] }));
+    const analyser = new WordingAnalyser();
+    const items = ['!!!', '!!!', '???', ' !!!'].map((title) => analyser.features({ title, entities: [] }));
     expect(greedyClusters(items, 0.8)).toEqual([[0, 1], [2], [3]]);
   });
 });

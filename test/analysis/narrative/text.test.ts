@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareCodePoints } from '../../../src/core/strings.js';
 import { casefold, isDigitCodePoint, isWordCodePoint, nfkc, normaliseTitle } from '../../../src/analysis/narrative/text.js';
-import { titleTokens } from '../../../src/analysis/narrative/tokens.js';
+import { TokenDictionary, titleTokens } from '../../../src/analysis/narrative/tokens.js';
 import { UNICODE_VERSION } from '../../../src/analysis/narrative/unicode14.generated.js';
 import { fixtures } from './fixtures.js';
 
@@ -64,5 +64,23 @@ describe('title tokens', () => {
       expect(sorted(t.tokens), c.title).toEqual(c.tokens);
       expect(sorted(t.digitTokens), c.title).toEqual(c.digit_tokens);
     }
+  });
+
+  it('gives the same sets when one dictionary interns every title (growth, rehashing, reuse of ids)', () => {
+    const dictionary = new TokenDictionary();
+    // Twice, so the second round finds every token already interned.
+    for (const round of [0, 1]) {
+      for (const c of fixtures.tokens) {
+        const ids = dictionary.tokenize(c.normalised);
+        expect(new Set(ids).size, `${round}: ${c.title}`).toBe(ids.length);
+        expect(sorted(ids.map((id) => dictionary.texts[id])), c.title).toEqual(c.tokens);
+        expect(sorted(ids.filter((id) => dictionary.hasDigit(id)).map((id) => dictionary.texts[id]))).toEqual(c.digit_tokens);
+      }
+    }
+    // Many distinct tokens force the table to grow several times.
+    const many = Array.from({ length: 5000 }, (_, i) => `t${i.toString(36)}x`).join(' ');
+    const ids = dictionary.tokenize(many);
+    expect(ids.map((id) => dictionary.texts[id])).toEqual(many.split(' '));
+    expect(dictionary.tokenize(many)).toEqual(ids);
   });
 });

@@ -195,8 +195,9 @@ export function assertUniqueSeriesIds(series: readonly { id: string }[]): void {
 export function assertSeriesDomain(series: GateSeries, index: number, parser: InstantParser): Instant[] {
   const obs = series.observations;
   const instants = parser.parseField(obs, 'observed_at', `/series/${index}/observations`) as Instant[];
+  const keys = parser.keysOf(instants);
   for (let i = 1; i < obs.length; i++) {
-    if (instants[i] <= instants[i - 1]) {
+    if (keys !== null ? keys[i] <= keys[i - 1] : instants[i] <= instants[i - 1]) {
       throw new AppError(
         AnalysisErrors.non_increasing_timestamps,
         `${series.id}: each observed_at must be later than the one before it (no repeats, no reordering)`,

@@ -5,8 +5,7 @@
 // as supplied) and, given enough points, gets robust diagnostics over its final window.
 // Across series, strongly co-moving windows are listed as related movements.
 import { AppError, isAppError } from '../core/errors.js';
-import { sha256Hex } from '../core/hash.js';
-import { encodeDigestJson, LoneSurrogateError } from '../core/json.js';
+import { LoneSurrogateError, sha256OfDigestJson } from '../core/json.js';
 import { compareCodePoints } from '../core/strings.js';
 import type { Instant } from '../core/time.js';
 import { AnalysisErrors } from './errors.js';
@@ -268,7 +267,7 @@ function requestDigest(request: MarketRequest): string {
   const subject: Record<string, unknown> = { series: request.series, as_of: request.as_of };
   if (Object.prototype.hasOwnProperty.call(request, 'policy')) subject.policy = request.policy;
   try {
-    return sha256Hex(encodeDigestJson(subject));
+    return sha256OfDigestJson(subject);
   } catch (error) {
     if (error instanceof LoneSurrogateError) {
       throw new AppError(

@@ -202,9 +202,13 @@ export function instantToMillis(i: Instant): number {
   return Number(i / 1000n);
 }
 
-/** Wall clock now, in microseconds (sub-millisecond part from the monotonic clock). */
+/**
+ * Wall clock now, in microseconds. `Date` stops at milliseconds; the microsecond digits
+ * come from the high-resolution clock, so instants taken in one millisecond still differ.
+ */
 export function nowInstant(): Instant {
-  return BigInt(Date.now()) * 1000n;
+  const sub = process.hrtime.bigint() / 1000n % 1000n;
+  return BigInt(Date.now()) * 1000n + sub;
 }
 
 export function addSeconds(i: Instant, seconds: number): Instant {

@@ -15,7 +15,7 @@ import { coverageNeedsReview, measurementCoverage } from './spectral/coverage.js
 import { windowDynamics } from './spectral/dynamics.js';
 import { withNumericErrors } from './spectral/numbers.js';
 import { SPECTRAL_LIMITS } from './spectral/text.js';
-import { type SeriesIntervals, intervalValues, transformName } from './spectral/transform.js';
+import { type SeriesIntervals, intervalValues, roundIntervals, transformName } from './spectral/transform.js';
 import type {
   SpectralAlignment,
   SpectralDynamics,
@@ -145,6 +145,8 @@ function assess(request: SpectralRequest): SpectralBody {
     if (end >= length) ends.push(end);
   }
   ends.sort((a, b) => a - b);
+  // Only the intervals some window reads need their 15-digit rounding.
+  for (const column of panel.values) roundIntervals(column, ends[0] - length, total);
 
   const scratch = new Float64Array(n * length);
   const windows: SpectralWindow[] = [];

@@ -205,6 +205,23 @@ describe('spectral assessment: spectra of known panels', () => {
   });
 });
 
+describe('spectral assessment: 15-digit interval values', () => {
+  it('feeds windows the rounded first differences, exactly as a pre-rounded return panel', () => {
+    const levels = ['a', 'b', 'c'].map((_, s) => {
+      const g = gaussians(400 + s, T);
+      const out = [Math.PI];
+      for (const v of g) out.push(out[out.length - 1] + v / 3);
+      return out;
+    });
+    const rounded = levels.map((l) => l.slice(1).map((v, t) => Number((v - l[t]).toPrecision(15))));
+    const policy = { window_points: 60, step_points: 30, max_windows: 3 };
+    const fromLevels = assess(levels.map((l, s) => ({ id: 'abc'[s], kind: 'level', values: l })), policy);
+    const fromReturns = assess(rounded.map((r, s) => ({ id: 'abc'[s], values: asReturnSeries(r) })), policy);
+    expect(fromLevels.windows.map((w) => assessed(w).correlation)).toEqual(fromReturns.windows.map((w) => assessed(w).correlation));
+    expect(fromLevels.windows.map((w) => assessed(w).eigenvalues)).toEqual(fromReturns.windows.map((w) => assessed(w).eigenvalues));
+  });
+});
+
 describe('spectral assessment: panel blockers', () => {
   const four = (overrides: Partial<MemberSpec> = {}) =>
     ['a', 'b', 'c', 'd'].map((id, s) => ({ id, values: asReturnSeries(gaussians(40 + s, T)), ...(id === 'c' ? overrides : {}) }));

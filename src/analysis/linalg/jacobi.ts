@@ -76,41 +76,38 @@ export function jacobiEigen(matrix: ArrayLike<number>[] | Float64Array, n?: numb
       break;
     }
     for (let p = 0; p < size - 1; p++) {
+      const pRow = p * size;
       for (let q = p + 1; q < size; q++) {
-        const pq = p * size + q;
-        const apq = a[pq];
+        const qRow = q * size;
+        const apq = a[pRow + q];
         if (!(Math.abs(apq) > JACOBI_TOLERANCE)) continue;
-        const pp = p * size + p;
-        const qq = q * size + q;
-        const tau = (a[qq] - a[pp]) / (2 * apq);
+        const app = a[pRow + p];
+        const aqq = a[qRow + q];
+        const tau = (aqq - app) / (2 * apq);
         // sign(0) counts as +1; -0 compares >= 0 and is treated the same way.
         const t = (tau >= 0 ? 1 : -1) / (Math.abs(tau) + hypotOne(tau));
         const c = 1 / Math.sqrt(1 + t * t);
         const s = t * c;
-        a[pp] = a[pp] - t * apq;
-        a[qq] = a[qq] + t * apq;
-        a[pq] = 0;
-        a[q * size + p] = 0;
-        for (let k = 0; k < size; k++) {
-          if (k === p || k === q) continue;
-          const kp = k * size + p;
-          const kq = k * size + q;
-          const akp = a[kp];
-          const akq = a[kq];
-          const np = c * akp - s * akq;
-          const nq = s * akp + c * akq;
-          a[kp] = np;
-          a[p * size + k] = np;
-          a[kq] = nq;
-          a[q * size + k] = nq;
-        }
-        for (let k = 0; k < size; k++) {
-          const kp = k * size + p;
-          const kq = k * size + q;
-          const vkp = v[kp];
-          const vkq = v[kq];
-          v[kp] = c * vkp - s * vkq;
-          v[kq] = s * vkp + c * vkq;
+        a[pRow + p] = app - t * apq;
+        a[qRow + q] = aqq + t * apq;
+        a[pRow + q] = 0;
+        a[qRow + p] = 0;
+        // One pass over k updates both the matrix (off the p/q entries, mirrored) and V.
+        for (let k = 0, kRow = 0; k < size; k++, kRow += size) {
+          if (k !== p && k !== q) {
+            const akp = a[kRow + p];
+            const akq = a[kRow + q];
+            const np = c * akp - s * akq;
+            const nq = s * akp + c * akq;
+            a[kRow + p] = np;
+            a[pRow + k] = np;
+            a[kRow + q] = nq;
+            a[qRow + k] = nq;
+          }
+          const vkp = v[kRow + p];
+          const vkq = v[kRow + q];
+          v[kRow + p] = c * vkp - s * vkq;
+          v[kRow + q] = s * vkp + c * vkq;
         }
       }
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { intervalValues, transformName } from '../../../src/analysis/spectral/transform.js';
+import { intervalValues, roundIntervals, transformName } from '../../../src/analysis/spectral/transform.js';
+import { NonFiniteStatisticError } from '../../../src/analysis/numeric/round15.js';
 import { measurementCoverage } from '../../../src/analysis/spectral/coverage.js';
 import { encodePythonBody, parseStrictJson } from '../../../src/core/json.js';
 import { ulp } from '../../../src/analysis/numeric/ulp.js';
@@ -19,6 +20,8 @@ describe('interval transforms', () => {
     const out = intervalValues('price', tail(100, 110, 99));
     expect(out.count).toBe(2);
     const d0 = Math.log(110) - Math.log(100);
+    expect(out.values[0]).toBe(d0);
+    roundIntervals(out.values, 0, 1);
     expect(out.values[0]).toBe(Number(d0.toPrecision(15)));
     expect(out.tolerances![0]).toBe(4 * (ulp(Math.log(100)) + ulp(Math.log(110)) + ulp(d0)));
   });
@@ -26,9 +29,16 @@ describe('interval transforms', () => {
   it('takes the later value for returns and differences for levels, rounded to 15 digits', () => {
     expect(Array.from(intervalValues('return', tail(9, 0.1, 0.2)).values)).toEqual([0.1, 0.2]);
     // 0.3 - 0.1 is 0.19999999999999998 in binary; 15 digits give 0.2.
-    expect(Array.from(intervalValues('rate', tail(0.1, 0.3)).values)).toEqual([0.2]);
+    const diff = intervalValues('rate', tail(0.1, 0.3)).values;
+    expect(Array.from(diff)).toEqual([0.19999999999999998]);
+    roundIntervals(diff, 0, 1);
+    expect(Array.from(diff)).toEqual([0.2]);
     expect(intervalValues('level', tail(1)).count).toBe(0);
     expect(intervalValues('level', []).count).toBe(0);
+  });
+
+  it('refuses a non-finite interval value wherever it lies', () => {
+    expect(() => intervalValues('spread', tail(-1.7e308, 1.7e308, 0))).toThrow(NonFiniteStatisticError);
   });
 });
 

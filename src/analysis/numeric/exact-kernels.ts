@@ -5,7 +5,10 @@
 // running sum s and the sum c of the exact rounding errors. fl(s + c) is then within a
 // proven bound of the exact total; when that bound cannot move the total across a
 // rounding boundary the float answer is the correctly rounded one, otherwise (ties,
-// near-ties, overflow) the kernel falls back to Shewchuk's exact summation.
+// near-ties, overflow) the kernel falls back to Shewchuk's exact summation. Any non-finite
+// running sum takes the fallback, so intermediate overflow raises FsumOverflowError as
+// fsum does (the two could only disagree on sums grazing DBL_MAX, never on the unit-scale
+// data the spectral panel feeds them).
 import { ExactSum } from './fsum.js';
 
 const fallback = new ExactSum();

@@ -2,8 +2,7 @@
 // eigenvalue paths it produces (Dyson Brownian motion, beta = 1). Purely a reference for
 // eigenvalue repulsion; nothing here is fitted to market data.
 import { AppError } from '../core/errors.js';
-import { copyMember, encodeDigestJson, isFloatToken, markFloat } from '../core/json.js';
-import { sha256Hex } from '../core/hash.js';
+import { copyMember, isFloatToken, markFloat, sha256OfDigestJson } from '../core/json.js';
 import { AnalysisErrors } from './errors.js';
 import { JacobiError, jacobiEigen } from './linalg/jacobi.js';
 import { PyRandom } from './mt19937.js';
@@ -132,7 +131,7 @@ export function dysonReference(request: DysonRequest): DysonResult {
     market_calibrated: false,
     is_covariance_model: false,
     execution_authority: false,
-    request_sha256: sha256Hex(encodeDigestJson(digestInput)),
+    request_sha256: sha256OfDigestJson(digestInput),
     limits: [...LIMITS],
   };
 }

@@ -5,8 +5,7 @@
 // intervals, blocks the assessment rather than being dropped, and members only align on
 // intervals they all observed (no filling, no pairwise deletion).
 import { AppError } from '../core/errors.js';
-import { LoneSurrogateError, copyMember, cloneJson, encodeDigestJson, markFloat } from '../core/json.js';
-import { sha256Hex } from '../core/hash.js';
+import { LoneSurrogateError, copyMember, cloneJson, markFloat, sha256OfDigestJson } from '../core/json.js';
 import { type Instant, formatInstantZ } from '../core/time.js';
 import { AnalysisErrors } from './errors.js';
 import { InstantParser, type SeriesGateResult, assertSeriesDomain, assertUniqueSeriesIds, gateSeries, idOrder } from './gates.js';
@@ -251,7 +250,7 @@ function finish(
 
 function digestOf(value: unknown): string {
   try {
-    return sha256Hex(encodeDigestJson(value));
+    return sha256OfDigestJson(value);
   } catch (e) {
     if (e instanceof LoneSurrogateError) {
       throw new AppError(AnalysisErrors.lone_surrogate, 'a string in the request holds an unpaired UTF-16 surrogate, so it cannot be digested', {

@@ -1,8 +1,7 @@
 // The applied market policy: defaults overlaid by the caller's keys. The caller's number
 // kinds survive (a caller's `3` stays an int, the default `3.0` stays a float) because
 // the policy digest is computed over exactly this object.
-import { copyMember, encodeDigestJson, markFloat } from '../../core/json.js';
-import { sha256Hex } from '../../core/hash.js';
+import { copyMember, markFloat, sha256OfDigestJson } from '../../core/json.js';
 import type { MarketPolicy, MarketPolicyInput } from './types.js';
 
 interface Default {
@@ -35,5 +34,5 @@ export function applyMarketPolicy(caller: MarketPolicyInput | undefined): Market
 }
 
 export function policyDigest(applied: MarketPolicy): string {
-  return sha256Hex(encodeDigestJson(applied));
+  return sha256OfDigestJson(applied);
 }

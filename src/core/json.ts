@@ -25,27 +25,34 @@ export class LoneSurrogateError extends Error {
 
 type Key = string | number;
 
-// Integral values that were written as floats (`3.0`, `1e2`, `-0.0`). Non-integral
-// numbers are always floats, so they need no entry.
-const floatMarks = new WeakMap<object, Set<Key>>();
-// Integer tokens beyond 2^53, whose digits a double cannot hold.
-const rawIntegers = new WeakMap<object, Map<Key, string>>();
+// One side table per container: for a key, either FLOAT (an integral value written as a
+// float: `3.0`, `1e2`, `-0.0` — non-integral numbers are always floats and need no entry)
+// or the exact digits of an integer token beyond 2^53. One table keeps the encoder at one
+// lookup per object.
+const FLOAT = 0;
+type NumberKind = typeof FLOAT | string;
+const numberKinds = new WeakMap<object, Map<Key, NumberKind>>();
+
+function kindsOf(container: object): Map<Key, NumberKind> {
+  let map = numberKinds.get(container);
+  if (!map) numberKinds.set(container, (map = new Map()));
+  return map;
+}
 
 export function markFloat(container: object, key: Key): void {
-  let set = floatMarks.get(container);
-  if (!set) floatMarks.set(container, (set = new Set()));
-  set.add(key);
+  kindsOf(container).set(key, FLOAT);
 }
 
 export function isFloatToken(container: object, key: Key): boolean {
   const value = (container as Record<Key, unknown>)[key];
   if (typeof value !== 'number') return false;
   if (!Number.isInteger(value)) return true;
-  return floatMarks.get(container)?.has(key) ?? false;
+  return numberKinds.get(container)?.get(key) === FLOAT;
 }
 
 function rawIntegerOf(container: object, key: Key): string | undefined {
-  return rawIntegers.get(container)?.get(key);
+  const kind = numberKinds.get(container)?.get(key);
+  return typeof kind === 'string' ? kind : undefined;
 }
 
 /** Copies `source[sourceKey]` to `target[targetKey]`, keeping the number kind. */
@@ -53,16 +60,14 @@ export function copyMember(target: object, targetKey: Key, source: object, sourc
   const value = (source as Record<Key, unknown>)[sourceKey];
   (target as Record<Key, unknown>)[targetKey] = cloneJson(value);
   if (typeof value === 'number') {
-    if (floatMarks.get(source)?.has(sourceKey)) markFloat(target, targetKey);
+    if (numberKinds.get(source)?.get(sourceKey) === FLOAT) markFloat(target, targetKey);
     const raw = rawIntegerOf(source, sourceKey);
     if (raw !== undefined) setRawInteger(target, targetKey, raw);
   }
 }
 
 function setRawInteger(container: object, key: Key, digits: string): void {
-  let map = rawIntegers.get(container);
-  if (!map) rawIntegers.set(container, (map = new Map()));
-  map.set(key, digits);
+  kindsOf(container).set(key, digits);
 }
 
 /** Deep copy of a JSON value that keeps every number's kind. */
@@ -637,17 +642,22 @@ class Encoder {
     return text;
   }
 
-  // Encoded `"key": ` prefixes; an 8 MB request repeats a handful of keys 100 000s of times.
-  private readonly keyBytes = new Map<string, Uint8Array>();
+  // Objects of one shape (same keys in the same insertion order) share their key order
+  // and their encoded `"key": ` prefixes: an 8 MB request repeats a handful of shapes
+  // 100 000s of times. Recent shapes are matched key by key (keys are interned strings).
+  private readonly shapes: Array<{ own: string[]; keys: string[]; encoded: Uint8Array[] }> = [];
 
-  private key(k: string): void {
-    let bytes = this.keyBytes.get(k);
-    if (bytes === undefined) {
-      const quoted = this.layout.ascii ? quoteAscii(k) : quoteUnicode(k);
-      bytes = Buffer.from(quoted + this.layout.keySeparator, 'utf8');
-      if (this.keyBytes.size < 4096) this.keyBytes.set(k, bytes);
+  private shapeOf(own: string[]): { keys: string[]; encoded: Uint8Array[] } {
+    const shapes = this.shapes;
+    for (let i = 0; i < shapes.length; i++) {
+      if (sameKeys(shapes[i].own, own)) return shapes[i];
     }
-    this.sink.bytes(bytes);
+    const keys = this.layout.sortKeys ? sortedKeys(own) : own;
+    const encoded = keys.map((k) => Buffer.from((this.layout.ascii ? quoteAscii(k) : quoteUnicode(k)) + this.layout.keySeparator, 'utf8'));
+    const shape = { own, keys, encoded };
+    shapes.unshift(shape);
+    if (shapes.length > 16) shapes.pop();
+    return shape;
   }
 
   private string(s: string): void {
@@ -666,18 +676,18 @@ class Encoder {
     sink.text(this.layout.ascii ? quoteAscii(s) : quoteUnicode(s));
   }
 
-  private number(marks: Set<Key> | undefined, raws: Map<Key, string> | undefined, key: Key, n: number): string {
+  private number(kinds: Map<Key, NumberKind> | undefined, key: Key, n: number): string {
     if (!Number.isFinite(n)) throw new RangeError('non-finite numbers have no JSON form');
     if (!Number.isInteger(n)) return floatText(n);
-    if (marks !== undefined && marks.has(key)) return floatText(n);
-    if (raws !== undefined) {
-      const raw = raws.get(key);
-      if (raw !== undefined) return raw;
+    if (kinds !== undefined) {
+      const kind = kinds.get(key);
+      if (kind === FLOAT) return floatText(n);
+      if (kind !== undefined) return kind;
     }
     return formatInteger(n);
   }
 
-  value(v: unknown, marks: Set<Key> | undefined, raws: Map<Key, string> | undefined, key: Key, level: number): void {
+  value(v: unknown, kinds: Map<Key, NumberKind> | undefined, key: Key, level: number): void {
     const sink = this.sink;
     if (v === null || v === undefined) {
       sink.ascii('null');
@@ -688,7 +698,7 @@ class Encoder {
         this.string(v);
         return;
       case 'number':
-        sink.ascii(this.number(marks, raws, key, v));
+        sink.ascii(this.number(kinds, key, v));
         return;
       case 'boolean':
         sink.ascii(v ? 'true' : 'false');
@@ -702,8 +712,7 @@ class Encoder {
         throw new TypeError(`cannot encode a ${typeof v} as JSON`);
     }
     const obj = v as Record<Key, unknown>;
-    const innerMarks = floatMarks.get(obj);
-    const innerRaws = rawIntegers.get(obj);
+    const innerKinds = numberKinds.get(obj);
     const layout = this.layout;
     if (Array.isArray(obj)) {
       if (obj.length === 0) {
@@ -715,7 +724,7 @@ class Encoder {
       for (let i = 0; i < obj.length; i++) {
         if (i > 0) sink.ascii(layout.itemSeparator);
         if (inner) sink.ascii(inner);
-        this.value(obj[i], innerMarks, innerRaws, i, level + 1);
+        this.value(obj[i], innerKinds, i, level + 1);
       }
       const outer = this.indentFor(level);
       if (outer) sink.ascii(outer);
@@ -727,15 +736,17 @@ class Encoder {
       sink.ascii('{}');
       return;
     }
-    const keys = layout.sortKeys ? sortedKeys(own) : own;
+    const shape = this.shapeOf(own);
+    const keys = shape.keys;
+    const encodedKeys = shape.encoded;
     const inner = this.indentFor(level + 1);
     sink.byte(0x7b);
     for (let i = 0; i < keys.length; i++) {
       if (i > 0) sink.ascii(layout.itemSeparator);
       if (inner) sink.ascii(inner);
       const k = keys[i];
-      this.key(k);
-      this.value(obj[k], innerMarks, innerRaws, k, level + 1);
+      sink.bytes(encodedKeys[i]);
+      this.value(obj[k], innerKinds, k, level + 1);
     }
     const outer = this.indentFor(level);
     if (outer) sink.ascii(outer);
@@ -745,7 +756,7 @@ class Encoder {
 
 function encodeBytes(value: unknown, layout: Layout): Buffer {
   const sink = new ByteSink(null);
-  new Encoder(layout, sink).value(value, undefined, undefined, 0, 0);
+  new Encoder(layout, sink).value(value, undefined, 0, 0);
   return sink.finish();
 }
 
@@ -776,7 +787,7 @@ export function encodeCanonicalDocument(value: unknown): string {
 export function sha256OfDigestJson(value: unknown): string {
   const hash = createHash('sha256');
   const sink = new ByteSink(hash);
-  new Encoder(DIGEST, sink).value(value, undefined, undefined, 0, 0);
+  new Encoder(DIGEST, sink).value(value, undefined, 0, 0);
   sink.end();
   return hash.digest('hex');
 }

@@ -12,13 +12,16 @@ const available = fs
   .sort();
 
 const [name, ...args] = process.argv.slice(2);
-if (!name || !available.includes(name)) {
-  console.error(`usage: npm run bench -- <${available.join('|')}> [options]`);
-  process.exit(name ? 2 : 0);
-}
-const module = (await import(pathToFileURL(path.join(here, `${name}.ts`)).href)) as { default?: (args: string[]) => Promise<void> };
-if (typeof module.default !== 'function') {
-  console.error(`bench/${name}.ts has no default export to run`);
+if (name && !available.includes(name)) {
+  console.error(`usage: npm run bench [-- <${available.join('|')}> [options]]  (no name runs them all)`);
   process.exit(2);
 }
-await module.default(args);
+for (const each of name ? [name] : available) {
+  const module = (await import(pathToFileURL(path.join(here, `${each}.ts`)).href)) as { default?: (args: string[]) => Promise<void> };
+  if (typeof module.default !== 'function') {
+    console.error(`bench/${each}.ts has no default export to run`);
+    process.exit(2);
+  }
+  if (!name) console.log(`\n== ${each} ==`);
+  await module.default(name ? args : []);
+}

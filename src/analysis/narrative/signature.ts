@@ -2,7 +2,7 @@
 // the same negations, the same direction words and the same units. A changed figure, a
 // denial or "raises" versus "cuts" therefore always keeps reports apart, however similar
 // the rest of the wording is.
-import type { TitleTokens, TokenDictionary } from './tokens.js';
+import { hashText, type TitleTokens, type TokenDictionary } from './tokens.js';
 
 export const NEGATION: ReadonlySet<string> = new Set([
   'no', 'not', 'never', 'denies', 'denied', 'without', 'false', 'unconfirmed',
@@ -47,6 +47,10 @@ const CLASS = new Map<string, number>();
 for (const [words, bit] of [[NEGATION, NEG_BIT], [UP, UP_BIT], [DOWN, DOWN_BIT], [UNITS, UNIT_BIT]] as const) {
   for (const word of words) CLASS.set(word, (CLASS.get(word) ?? 0) | bit);
 }
+
+// Hashes of every listed word: a token whose hash is not here cannot be one of them, which
+// spares a string lookup for each of the (possibly 100 000s of) distinct tokens.
+const CLASS_HASHES = new Set([...CLASS.keys()].map(hashText));
 
 /** Which signature word lists a token belongs to (bit set). */
 export function tokenClass(token: string): number {
@@ -98,7 +102,9 @@ export class SignatureBuilder {
   keyOf(ids: readonly number[]): string {
     const dictionary = this.dictionary;
     const classes = this.classes;
-    for (let id = classes.length; id < dictionary.size; id++) classes.push(tokenClass(dictionary.texts[id]));
+    for (let id = classes.length; id < dictionary.size; id++) {
+      classes.push(CLASS_HASHES.has(dictionary.hashOf(id)) ? tokenClass(dictionary.texts[id]) : 0);
+    }
     const digits: number[] = [];
     const negation: number[] = [];
     const units: number[] = [];

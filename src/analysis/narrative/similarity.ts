@@ -1,7 +1,6 @@
 // Pairwise "same wording" test between two eligible events, computed from features that
 // are prepared once per event (a title is normalised and tokenised exactly once).
 import { SignatureBuilder } from './signature.js';
-import { normaliseTitle } from './text.js';
 import { TokenDictionary } from './tokens.js';
 
 export interface WordingFeatures {
@@ -27,7 +26,7 @@ export class WordingAnalyser {
   private readonly signatures = new SignatureBuilder(this.dictionary);
 
   features(event: { title: string; entities: readonly string[]; event_key?: string }): WordingFeatures {
-    const tokens = this.dictionary.tokenize(normaliseTitle(event.title));
+    const tokens = this.dictionary.tokenizeTitle(event.title);
     return {
       title: event.title,
       tokens,

@@ -11,7 +11,13 @@ import { CASEFOLD, DIGIT_RANGES, UNASSIGNED_RANGES, WORD_RANGES } from './unicod
 export const WORD = 1;
 export const DIGIT = 2;
 const UNASSIGNED = 4;
-const FOLDS = 8;
+export const FOLDS = 8;
+/**
+ * A code point whose fold changes the word/digit class of some character (İ → i + U+0307,
+ * ΰ → υ + two marks; 28 in Unicode 14). Only around these do token boundaries in the
+ * folded text differ from those in the unfolded text.
+ */
+export const IRREGULAR_FOLD = 16;
 
 // One byte of flags per code point (1.1 MB): the title loops look every code point up,
 // and a flat typed array is the cheapest lookup there is.
@@ -48,8 +54,23 @@ for (const entry of CASEFOLD.split(',')) {
   }
 }
 
+// Sign and number punctuation must not appear in or disappear through a fold either.
+const NUMBER_PUNCTUATION = new Set([0x2b, 0x2d, 0x2e, 0x2c, 0x25, 0x2212]);
+for (const [cp, target] of FOLD) {
+  const own = FLAGS[cp] & (WORD | DIGIT);
+  for (const ch of target) {
+    const t = ch.codePointAt(0)!;
+    if ((FLAGS[t] & (WORD | DIGIT)) !== own || NUMBER_PUNCTUATION.has(t)) FLAGS[cp] |= IRREGULAR_FOLD;
+  }
+}
+
+/** Fold targets for hot loops elsewhere (see `characterFlags` for why they are handed out). */
+export function foldTables(): { bmp: Int32Array; long: readonly string[]; all: ReadonlyMap<number, string> } {
+  return { bmp: FOLD_BMP, long: FOLD_LONG, all: FOLD };
+}
+
 /**
- * The per-code-point flag table (`WORD`, `DIGIT` bits). Hot loops in other modules copy
+ * The per-code-point flag table (`WORD`, `DIGIT`, `FOLDS`, `IRREGULAR_FOLD` bits). Hot loops in other modules copy
  * it into a module-local constant once: some loaders (vitest's among them) turn every
  * access to an imported binding into a getter call, which costs more than the lookup.
  */
@@ -93,6 +114,11 @@ export function isUnassignedInReference(cp: number): boolean {
 }
 
 let scratch = new Uint16Array(8192);
+
+/** Case folding plus U+2212 → `-`: the text-level part of title normalisation after NFKC. */
+export function foldTitleText(s: string): string {
+  return fold(s, true);
+}
 
 function fold(s: string, minusToHyphen: boolean): string {
   const n = s.length;
@@ -155,6 +181,8 @@ function fold(s: string, minusToHyphen: boolean): string {
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 function unitsToString(units: Uint16Array, length: number): string {
+  // Short texts (single tokens) are cheaper without the Buffer wrapper.
+  if (length <= 64) return String.fromCharCode.apply(null, units.subarray(0, length) as unknown as number[]);
   if (LITTLE_ENDIAN) return Buffer.from(units.buffer, units.byteOffset, length * 2).toString('ucs2');
   let result = '';
   for (let from = 0; from < length; from += 8192) {

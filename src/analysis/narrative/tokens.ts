@@ -9,9 +9,21 @@
 // `[.,]digits` groups are greedy and nothing after them can force backtracking.
 //
 // The loop is the hottest code of narrative triage (up to a million characters per
-// request), so it reads the flag table through a local constant and decodes surrogate
-// pairs inline instead of calling helpers from another module.
-import { DIGIT as DIGIT_BIT, WORD as WORD_BIT, characterFlags, normaliseTitle } from './text.js';
+// request), so it reads the tables through module-local constants and decodes surrogate
+// pairs inline instead of calling helpers from another module. It can also fold case on
+// the fly (see `TokenDictionary.tokenizeTitle`), which saves building a folded copy of
+// every title.
+import {
+  DIGIT as DIGIT_BIT,
+  FOLDS as FOLDS_BIT,
+  IRREGULAR_FOLD as IRREGULAR_BIT,
+  WORD as WORD_BIT,
+  characterFlags,
+  foldTables,
+  foldTitleText,
+  nfkc,
+  normaliseTitle,
+} from './text.js';
 
 export interface TitleTokens {
   /** Distinct tokens in order of first appearance. */
@@ -23,6 +35,11 @@ export interface TitleTokens {
 const FLAGS = characterFlags();
 const WORD = WORD_BIT;
 const DIGIT = DIGIT_BIT;
+const FOLDS = FOLDS_BIT;
+const IRREGULAR = IRREGULAR_BIT;
+const { bmp: FOLD_BMP, long: FOLD_LONG, all: FOLD_ALL } = foldTables();
+const MINUS_SIGN = 0x2212;
+const ASCII_ONLY = /^[\u0000-\u007f]*$/;
 
 const PLUS = 0x2b;
 const MINUS = 0x2d;
@@ -64,11 +81,91 @@ function digitAt(s: string, i: number): boolean {
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
-/** FNV-1a over UTF-16 code units. */
-function hashUnits(text: string, from: number, to: number): number {
+/** FNV-1a over the UTF-16 code units of a text: the hash the dictionary keys tokens by. */
+export function hashText(text: string): number {
   let hash = FNV_OFFSET;
-  for (let k = from; k < to; k++) hash = Math.imul(hash ^ text.charCodeAt(k), FNV_PRIME);
+  for (let k = 0; k < text.length; k++) hash = Math.imul(hash ^ text.charCodeAt(k), FNV_PRIME);
   return hash;
+}
+
+/**
+ * FNV-1a over the UTF-16 code units of a number token, reading U+2212 as `-` (it can only
+ * be the sign, and only when folding on the fly; normalised text has none).
+ */
+function hashNumber(text: string, from: number, to: number): number {
+  let hash = FNV_OFFSET;
+  for (let k = from; k < to; k++) {
+    const u = text.charCodeAt(k);
+    hash = Math.imul(hash ^ (u === MINUS_SIGN ? MINUS : u), FNV_PRIME);
+  }
+  return hash;
+}
+
+/** The fold of a BMP code point that has one (FOLDS flag), as a string. */
+function bmpFold(c: number): string {
+  const f = FOLD_BMP[c];
+  return f > 0 ? String.fromCharCode(f) : FOLD_LONG[-f - 1];
+}
+
+/** `token === foldTitleText(text.slice(from, to))`, without building the right side. */
+function sameFolded(token: string, text: string, from: number, to: number): boolean {
+  let q = 0;
+  for (let k = from; k < to; k++) {
+    const u = text.charCodeAt(k);
+    if (u < 0x80) {
+      if (token.charCodeAt(q++) !== (u >= 0x41 && u <= 0x5a ? u + 32 : u)) return false;
+      continue;
+    }
+    if (u === MINUS_SIGN) {
+      if (token.charCodeAt(q++) !== MINUS) return false;
+      continue;
+    }
+    let c = u;
+    if (u >= 0xd800 && u <= 0xdbff && k + 1 < to) {
+      const d = text.charCodeAt(k + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) c = (u - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
+    }
+    if ((FLAGS[c] & FOLDS) !== 0) {
+      const target = c > 0xffff ? FOLD_ALL.get(c)! : bmpFold(c);
+      for (let t = 0; t < target.length; t++) if (token.charCodeAt(q++) !== target.charCodeAt(t)) return false;
+    } else {
+      if (token.charCodeAt(q++) !== u) return false;
+      if (c > 0xffff && token.charCodeAt(q++) !== text.charCodeAt(k + 1)) return false;
+    }
+    if (c > 0xffff) k++;
+  }
+  return q === token.length;
+}
+
+// Where intern() finds the folded text of a token (see there).
+const AS_IS = 0;
+const FROM_UNITS = 1;
+const FOLD_SLICE = 2;
+
+// The folded code units of the word being scanned (grown on demand; a fold can turn one
+// unit into three).
+let units = new Uint16Array(8192);
+
+/** The first `length` units of `buffer` as a string. */
+function unitsText(b: Uint16Array, length: number): string {
+  // Explicit arguments for the usual short words: no view object, no spread.
+  switch (length) {
+    case 1: return String.fromCharCode(b[0]);
+    case 2: return String.fromCharCode(b[0], b[1]);
+    case 3: return String.fromCharCode(b[0], b[1], b[2]);
+    case 4: return String.fromCharCode(b[0], b[1], b[2], b[3]);
+    case 5: return String.fromCharCode(b[0], b[1], b[2], b[3], b[4]);
+    case 6: return String.fromCharCode(b[0], b[1], b[2], b[3], b[4], b[5]);
+    case 7: return String.fromCharCode(b[0], b[1], b[2], b[3], b[4], b[5], b[6]);
+    case 8: return String.fromCharCode(b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]);
+    default: return String.fromCharCode.apply(null, b.subarray(0, length) as unknown as number[]);
+  }
+}
+
+/** `token` equals the first `token.length` units of `buffer`. */
+function sameUnits(token: string, buffer: Uint16Array): boolean {
+  for (let q = 0; q < token.length; q++) if (token.charCodeAt(q) !== buffer[q]) return false;
+  return true;
 }
 
 /** `token === text.slice(from, from + token.length)` without cutting the slice. */
@@ -93,13 +190,21 @@ export class TokenDictionary {
   readonly texts: string[] = [];
   private digitFlags = new Uint8Array(1024);
   private lastTitle = new Int32Array(1024);
+  private hashes = new Int32Array(1024);
   // Open addressing, two Int32 per slot: the token's hash and its id + 1 (0 = free), so a
   // probe mostly touches one cache line.
+  // Grown by doubling: a table sized for the worst case up front would spread the common
+  // words over megabytes and miss the cache on every lookup (measured slower).
   private slots = new Int32Array(2048);
   private titles = 0;
 
   get size(): number {
     return this.texts.length;
+  }
+
+  /** `hashText` of the token's text. */
+  hashOf(id: number): number {
+    return this.hashes[id];
   }
 
   /** Whether the token contains a `\d` character. */
@@ -108,7 +213,26 @@ export class TokenDictionary {
   }
 
   /** Distinct token ids of an already normalised title, in order of first appearance. */
-  tokenize(text: string): number[] {
+  tokenize(normalised: string): number[] {
+    return this.scan(normalised, false)!;
+  }
+
+  /**
+   * Distinct token ids of a raw title: the same as `tokenize(normaliseTitle(title))`, but
+   * case is folded while scanning. That is exact because folding works code point by
+   * code point and, except for the few IRREGULAR_FOLD code points, never changes whether
+   * a character is a word character or a digit, nor touches signs and separators: the
+   * token boundaries are the same before and after folding, and each token folds on its
+   * own. A title with an irregular code point takes the plain route.
+   */
+  tokenizeTitle(title: string): number[] {
+    // ASCII text is its own NFKC form.
+    const composed = ASCII_ONLY.test(title) ? title : nfkc(title);
+    return this.scan(composed, true) ?? this.scan(foldTitleText(composed), false)!;
+  }
+
+  /** The scanner; with `folding`, returns null on meeting an IRREGULAR_FOLD code point. */
+  private scan(text: string, folding: boolean): number[] | null {
     const serial = ++this.titles;
     const out: number[] = [];
     const n = text.length;
@@ -116,15 +240,15 @@ export class TokenDictionary {
     while (i < n) {
       const cp = cpAt(text, i);
       const flags = FLAGS[cp];
-      let end = -1;
-      let hasDigit = false;
+      if (folding && (flags & IRREGULAR) !== 0) return null;
       let digitsFrom = -1;
-      if (cp === PLUS || cp === MINUS) {
+      if (cp === PLUS || cp === MINUS || (folding && cp === MINUS_SIGN)) {
         if ((i === 0 || (FLAGS[cpBefore(text, i)] & WORD) === 0) && digitAt(text, i + 1)) digitsFrom = i + 1;
       } else if ((flags & DIGIT) !== 0) {
         digitsFrom = i;
       }
       if (digitsFrom !== -1) {
+        // Digits and number punctuation have no case, so folding leaves them alone.
         let j = skipDigits(text, digitsFrom);
         for (;;) {
           const sep = j < n ? text.charCodeAt(j) : -1;
@@ -132,51 +256,93 @@ export class TokenDictionary {
           else break;
         }
         if (j < n && text.charCodeAt(j) === PERCENT) j++;
-        end = j;
-        hasDigit = true;
-      } else if ((flags & WORD) !== 0) {
-        // The common case: scan the word and hash its code units in the same pass.
-        let j = i;
-        let hash = FNV_OFFSET;
-        while (j < n) {
-          const u = text.charCodeAt(j);
-          let c = u;
-          if (u >= 0xd800 && u <= 0xdbff && j + 1 < n) {
-            const d = text.charCodeAt(j + 1);
-            if (d >= 0xdc00 && d <= 0xdfff) c = (u - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
-          }
-          const f = FLAGS[c];
-          if ((f & WORD) === 0) break;
-          if ((f & DIGIT) !== 0) hasDigit = true;
-          hash = Math.imul(hash ^ u, FNV_PRIME);
-          if (c > 0xffff) hash = Math.imul(hash ^ text.charCodeAt(j + 1), FNV_PRIME);
-          j += c > 0xffff ? 2 : 1;
-        }
-        const id = this.intern(text, i, j, hasDigit, hash);
-        if (this.lastTitle[id] !== serial) {
-          this.lastTitle[id] = serial;
-          out.push(id);
-        }
+        const mode = folding && text.charCodeAt(i) === MINUS_SIGN ? FOLD_SLICE : AS_IS;
+        this.record(this.intern(text, i, j, true, hashNumber(text, i, j), j - i, mode), serial, out);
         i = j;
         continue;
       }
-      if (end === -1) {
+      if ((flags & WORD) === 0) {
         i += cp > 0xffff ? 2 : 1;
         continue;
       }
-      const id = this.intern(text, i, end, hasDigit, hashUnits(text, i, end));
-      if (this.lastTitle[id] !== serial) {
-        this.lastTitle[id] = serial;
-        out.push(id);
+      // A word: scan it, hash its (folded) code units and keep them in `units`, in one pass.
+      if (units.length < 3 * (n - i) + 2) units = new Uint16Array(3 * n + 2);
+      const buffer = units;
+      let j = i;
+      let hash = FNV_OFFSET;
+      let length = 0;
+      let hasDigit = false;
+      let changed = false; // whether folding altered any unit of this token
+      while (j < n) {
+        const u = text.charCodeAt(j);
+        if (u < 0x80) {
+          const f = FLAGS[u];
+          if ((f & WORD) === 0) break;
+          if ((f & DIGIT) !== 0) hasDigit = true;
+          if (folding && u >= 0x41 && u <= 0x5a) {
+            hash = Math.imul(hash ^ (u + 32), FNV_PRIME);
+            buffer[length++] = u + 32;
+            changed = true;
+          } else {
+            hash = Math.imul(hash ^ u, FNV_PRIME);
+            buffer[length++] = u;
+          }
+          j++;
+          continue;
+        }
+        let c = u;
+        if (u >= 0xd800 && u <= 0xdbff && j + 1 < n) {
+          const d = text.charCodeAt(j + 1);
+          if (d >= 0xdc00 && d <= 0xdfff) c = (u - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
+        }
+        const f = FLAGS[c];
+        if ((f & WORD) === 0) break;
+        if ((f & DIGIT) !== 0) hasDigit = true;
+        if (folding && (f & FOLDS) !== 0) {
+          if ((f & IRREGULAR) !== 0) return null;
+          changed = true;
+          const single = c > 0xffff ? 0 : FOLD_BMP[c];
+          if (single > 0) {
+            hash = Math.imul(hash ^ single, FNV_PRIME);
+            buffer[length++] = single;
+          } else {
+            const target = c > 0xffff ? FOLD_ALL.get(c)! : FOLD_LONG[-single - 1];
+            for (let t = 0; t < target.length; t++) {
+              const unit = target.charCodeAt(t);
+              hash = Math.imul(hash ^ unit, FNV_PRIME);
+              buffer[length++] = unit;
+            }
+          }
+        } else {
+          hash = Math.imul(hash ^ u, FNV_PRIME);
+          buffer[length++] = u;
+          if (c > 0xffff) {
+            const low = text.charCodeAt(j + 1);
+            hash = Math.imul(hash ^ low, FNV_PRIME);
+            buffer[length++] = low;
+          }
+        }
+        j += c > 0xffff ? 2 : 1;
       }
-      i = end;
+      this.record(this.intern(text, i, j, hasDigit, hash, length, changed ? FROM_UNITS : AS_IS), serial, out);
+      i = j;
     }
     return out;
   }
 
-  /** The id of `text.slice(from, to)`, whose `hashUnits` is `hash`; new ids are added. */
-  private intern(text: string, from: number, to: number, hasDigit: boolean, hash: number): number {
-    const length = to - from;
+  private record(id: number, serial: number, out: number[]): void {
+    if (this.lastTitle[id] !== serial) {
+      this.lastTitle[id] = serial;
+      out.push(id);
+    }
+  }
+
+  /**
+   * The id of a token whose folded form has `length` code units and hash `hash`; new
+   * tokens are added. Where its folded text is: `text[from, to)` itself (AS_IS), the first
+   * `length` entries of `units` (FROM_UNITS), or the fold of `text[from, to)` (FOLD_SLICE).
+   */
+  private intern(text: string, from: number, to: number, hasDigit: boolean, hash: number, length: number, mode: number): number {
     const texts = this.texts;
     const slots = this.slots;
     const mask = (slots.length >> 1) - 1;
@@ -186,17 +352,34 @@ export class TokenDictionary {
       if (entry === 0) break;
       if (slots[2 * slot] === hash) {
         const known = texts[entry - 1];
-        if (known.length === length && sameText(known, text, from)) return entry - 1;
+        if (
+          known.length === length &&
+          (mode === AS_IS
+            ? sameText(known, text, from)
+            : mode === FROM_UNITS
+              ? sameUnits(known, units)
+              : sameFolded(known, text, from, to))
+        ) {
+          return entry - 1;
+        }
       }
       slot = (slot + 1) & mask;
     }
     const id = texts.length;
-    texts.push(text.slice(from, to));
+    texts.push(
+      mode === AS_IS
+        ? text.slice(from, to)
+        : mode === FROM_UNITS
+          ? unitsText(units, length)
+          : foldTitleText(text.slice(from, to)),
+    );
     if (id === this.lastTitle.length) {
       this.lastTitle = grow(this.lastTitle, new Int32Array(id * 2));
+      this.hashes = grow(this.hashes, new Int32Array(id * 2));
       this.digitFlags = grow(this.digitFlags, new Uint8Array(id * 2));
     }
     this.digitFlags[id] = hasDigit ? 1 : 0;
+    this.hashes[id] = hash;
     slots[2 * slot] = hash;
     slots[2 * slot + 1] = id + 1;
     // Keep the table at most half full.

@@ -6,6 +6,7 @@ import { cloneJson, LoneSurrogateError, sha256OfDigestJson } from '../../core/js
 import { compareCodePoints, hasLoneSurrogate } from '../../core/strings.js';
 import { parseUtcTimestamp, secondsBetween, type Instant } from '../../core/time.js';
 import { AnalysisErrors } from '../errors.js';
+import { clusterIdOf } from './cluster-id.js';
 import { greedyClusters } from './cluster.js';
 import { declaredFamily } from './families.js';
 import { NARRATIVE_LIMITS } from './limits.js';
@@ -79,10 +80,6 @@ function requestDigest(request: NarrativeRequest): string {
       { path: path || undefined, cause: error },
     );
   }
-}
-
-function clusterIdOf(sortedMemberIds: readonly string[]): string {
-  return 'nf-' + sha256OfDigestJson(sortedMemberIds).slice(0, 16);
 }
 
 function sortedDistinct(values: Iterable<string>): string[] {

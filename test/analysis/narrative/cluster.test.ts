@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { encodeDigestJson } from '../../../src/core/json.js';
+import { canonicalStringList, clusterIdOf } from '../../../src/analysis/narrative/cluster-id.js';
 import { greedyClusters } from '../../../src/analysis/narrative/cluster.js';
 import { similar, WordingAnalyser, type WordingFeatures } from '../../../src/analysis/narrative/similarity.js';
 
@@ -50,6 +52,57 @@ describe('indexed greedy clustering', () => {
     );
   });
 
+  it('agrees when buckets grow large enough to be indexed, with near-duplicates to find', () => {
+    const vocabulary = Array.from({ length: 200 }, (_, i) => `v${i}`);
+    const scenario = fc
+      .array(
+        fc.record({
+          copyOf: fc.option(fc.nat(), { nil: undefined, freq: 2 }),
+          words: fc.array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 30 }),
+          edits: fc.array(fc.tuple(fc.nat(), fc.constantFrom(...vocabulary)), { maxLength: 4 }),
+          key: fc.option(fc.constantFrom('k1', 'k2'), { nil: undefined, freq: 5 }),
+        }),
+        { minLength: 20, maxLength: 80 },
+      )
+      .map((specs) => {
+        const titles: string[][] = [];
+        return specs.map((spec) => {
+          let words = spec.words;
+          if (spec.copyOf !== undefined && titles.length > 0) {
+            // A near-duplicate of an earlier title: a few words replaced.
+            words = [...titles[spec.copyOf % titles.length]];
+            for (const [at, w] of spec.edits) words[at % words.length] = w;
+          }
+          titles.push(words);
+          return { title: words.join(' '), entities: ['A'], event_key: spec.key };
+        });
+      });
+    fc.assert(
+      fc.property(scenario, fc.constantFrom(0.5, 0.6, 0.7, 0.8, 0.9, 1), (events, threshold) => {
+        const analyser = new WordingAnalyser();
+        const items = events.map((e) => analyser.features(e));
+        const expected = naiveClusters(items, threshold);
+        expect(greedyClusters(items, threshold)).toEqual(expected);
+      }),
+      { numRuns: 300, seed: 77 },
+    );
+  });
+
+  it('finds a pair with the least overlap the threshold allows when the shared words are the commonest', () => {
+    // Nine fillers fill the bucket past the direct-check limit, so the prefix index is in
+    // use, and make cx/cy the most frequent tokens (ranked last). A = {ux, uy, cx, cy}
+    // and B = {cx, cy} have J = 2/4 = 0.5 exactly: the shared tokens sit at the very end
+    // of A's prefix, which therefore must not be one token shorter. (No digits anywhere:
+    // they would put the titles into different signature buckets.)
+    const analyser = new WordingAnalyser();
+    const letters = 'abcdefghi';
+    const fillers = [...letters].map((l) => `f${l}a f${l}b f${l}c f${l}d cx cy`);
+    const items = [...fillers, 'ux uy cx cy', 'cx cy'].map((title) => analyser.features({ title, entities: [] }));
+    const clusters = greedyClusters(items, 0.5);
+    expect(clusters).toEqual(naiveClusters(items, 0.5));
+    expect(clusters.find((c) => c[0] === 9)).toEqual([9, 10]);
+  });
+
   it('decides exact-boundary Jaccard values the way the double division does', () => {
     // 4/5 = 0.8 and 2/3 ≥ 0.6666666666666666: both sit exactly on the threshold.
     const analyser = new WordingAnalyser();
@@ -76,5 +129,22 @@ describe('indexed greedy clustering', () => {
     const analyser = new WordingAnalyser();
     const items = ['!!!', '!!!', '???', ' !!!'].map((title) => analyser.features({ title, entities: [] }));
     expect(greedyClusters(items, 0.8)).toEqual([[0, 1], [2], [3]]);
+  });
+});
+
+describe('cluster ids', () => {
+  it('hash the canonical JSON of the sorted member ids', () => {
+    expect(clusterIdOf(['early', 'late'])).toBe('nf-f32288fd4328e25a');
+  });
+
+  it('use a list encoding identical to the general canonical encoder for any well-formed ids', () => {
+    const id = fc.string({ unit: 'grapheme', maxLength: 12 });
+    const special = fc.constantFrom('"', '\\', '\n', '\u0000', '\u001f', '\u007f', '\u2028', '\u2029', '𐐀', 'é', '\t\b\f\r');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(id, special, fc.string({ unit: 'binary', maxLength: 8 })), { maxLength: 6 }), (ids) => {
+        expect(canonicalStringList(ids)).toBe(encodeDigestJson(ids));
+      }),
+      { numRuns: 1000, seed: 11 },
+    );
   });
 });

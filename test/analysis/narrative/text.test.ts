@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareCodePoints } from '../../../src/core/strings.js';
 import { casefold, isDigitCodePoint, isWordCodePoint, nfkc, normaliseTitle } from '../../../src/analysis/narrative/text.js';
-import { TokenDictionary, titleTokens } from '../../../src/analysis/narrative/tokens.js';
+import { TokenDictionary, hashText, titleTokens } from '../../../src/analysis/narrative/tokens.js';
 import { UNICODE_VERSION } from '../../../src/analysis/narrative/unicode14.generated.js';
 import { fixtures } from './fixtures.js';
 
@@ -82,5 +83,30 @@ describe('title tokens', () => {
     const ids = dictionary.tokenize(many);
     expect(ids.map((id) => dictionary.texts[id])).toEqual(many.split(' '));
     expect(dictionary.tokenize(many)).toEqual(ids);
+  });
+
+  it('folds on the fly exactly as folding first would (fixtures and random text)', () => {
+    const direct = new TokenDictionary();
+    const viaNormalised = new TokenDictionary();
+    const texts = (d: TokenDictionary, ids: number[]) => ids.map((id) => d.texts[id]);
+    const shared = new TokenDictionary();
+    for (const c of fixtures.tokens) {
+      expect(texts(direct, direct.tokenizeTitle(c.title)), c.title).toEqual(texts(viaNormalised, viaNormalised.tokenize(c.normalised)));
+      // Both routes into one dictionary must agree on ids, not only on texts.
+      expect(shared.tokenizeTitle(c.title), c.title).toEqual(shared.tokenize(c.normalised));
+    }
+    for (let id = 0; id < shared.size; id++) expect(shared.hashOf(id)).toBe(hashText(shared.texts[id]));
+    const alphabet = fc.constantFrom(
+      'A', 'z', 'ß', 'ẞ', 'İ', 'ΰ', 'Σ', 'ς', 'ﬁ', 'ǅ', '𐐀', '𞤀', 'Ꭰ', 'ꭰ', '5', '٣', '５', '𝟓', '_', ' ', '-', '+', '\u2212',
+      '\u207b', '.', ',', '%', 'e\u0301', '\u0301', '\u{1E030}', '中', '😀', 'x',
+    );
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 30 }).map((xs) => xs.join('')), (title) => {
+        const a = new TokenDictionary();
+        const b = new TokenDictionary();
+        expect(texts(a, a.tokenizeTitle(title))).toEqual(texts(b, b.tokenize(normaliseTitle(title))));
+      }),
+      { numRuns: 2000, seed: 5 },
+    );
   });
 });

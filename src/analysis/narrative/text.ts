@@ -70,9 +70,10 @@ export function foldTables(): { bmp: Int32Array; long: readonly string[]; all: R
 }
 
 /**
- * The per-code-point flag table (`WORD`, `DIGIT`, `FOLDS`, `IRREGULAR_FOLD` bits). Hot loops in other modules copy
- * it into a module-local constant once: some loaders (vitest's among them) turn every
- * access to an imported binding into a getter call, which costs more than the lookup.
+ * The per-code-point flag table (`WORD`, `DIGIT`, `FOLDS`, `IRREGULAR_FOLD` bits). Hot
+ * loops in other modules copy it into a module-local constant once: some loaders (vitest's
+ * among them) turn every access to an imported binding into a getter call, which costs
+ * more than the lookup itself.
  */
 export function characterFlags(): Uint8Array {
   return FLAGS;
@@ -88,16 +89,6 @@ export function codePointAt(s: string, i: number): number {
   return c;
 }
 
-/** The code point that ends just before UTF-16 index `i` (`i` > 0). */
-export function codePointBefore(s: string, i: number): number {
-  const d = s.charCodeAt(i - 1);
-  if (d >= 0xdc00 && d <= 0xdfff && i >= 2) {
-    const c = s.charCodeAt(i - 2);
-    if (c >= 0xd800 && c <= 0xdbff) return (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
-  }
-  return d;
-}
-
 /** Python `re` Unicode `\w`: `str.isalnum()` or `_`. */
 export function isWordCodePoint(cp: number): boolean {
   return (FLAGS[cp] & WORD) !== 0;
@@ -106,11 +97,6 @@ export function isWordCodePoint(cp: number): boolean {
 /** Python `re` Unicode `\d`: general category Nd. */
 export function isDigitCodePoint(cp: number): boolean {
   return (FLAGS[cp] & DIGIT) !== 0;
-}
-
-/** True when the code point had no assignment in Unicode 14.0 (category Cn there). */
-export function isUnassignedInReference(cp: number): boolean {
-  return (FLAGS[cp] & UNASSIGNED) !== 0;
 }
 
 let scratch = new Uint16Array(8192);
@@ -133,7 +119,7 @@ function fold(s: string, minusToHyphen: boolean): string {
     }
   }
   if (i === n) return s;
-  // A fold is at most three code points (six units) per unit of input.
+  // A fold turns one UTF-16 unit into at most three.
   if (scratch.length < n * 3 + 8) scratch = new Uint16Array(n * 3 + 8);
   const out = scratch;
   let k = 0;

@@ -101,42 +101,6 @@ function hashNumber(text: string, from: number, to: number): number {
   return hash;
 }
 
-/** The fold of a BMP code point that has one (FOLDS flag), as a string. */
-function bmpFold(c: number): string {
-  const f = FOLD_BMP[c];
-  return f > 0 ? String.fromCharCode(f) : FOLD_LONG[-f - 1];
-}
-
-/** `token === foldTitleText(text.slice(from, to))`, without building the right side. */
-function sameFolded(token: string, text: string, from: number, to: number): boolean {
-  let q = 0;
-  for (let k = from; k < to; k++) {
-    const u = text.charCodeAt(k);
-    if (u < 0x80) {
-      if (token.charCodeAt(q++) !== (u >= 0x41 && u <= 0x5a ? u + 32 : u)) return false;
-      continue;
-    }
-    if (u === MINUS_SIGN) {
-      if (token.charCodeAt(q++) !== MINUS) return false;
-      continue;
-    }
-    let c = u;
-    if (u >= 0xd800 && u <= 0xdbff && k + 1 < to) {
-      const d = text.charCodeAt(k + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) c = (u - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
-    }
-    if ((FLAGS[c] & FOLDS) !== 0) {
-      const target = c > 0xffff ? FOLD_ALL.get(c)! : bmpFold(c);
-      for (let t = 0; t < target.length; t++) if (token.charCodeAt(q++) !== target.charCodeAt(t)) return false;
-    } else {
-      if (token.charCodeAt(q++) !== u) return false;
-      if (c > 0xffff && token.charCodeAt(q++) !== text.charCodeAt(k + 1)) return false;
-    }
-    if (c > 0xffff) k++;
-  }
-  return q === token.length;
-}
-
 // Where intern() finds the folded text of a token (see there).
 const AS_IS = 0;
 const FROM_UNITS = 1;
@@ -192,9 +156,8 @@ export class TokenDictionary {
   private lastTitle = new Int32Array(1024);
   private hashes = new Int32Array(1024);
   // Open addressing, two Int32 per slot: the token's hash and its id + 1 (0 = free), so a
-  // probe mostly touches one cache line.
-  // Grown by doubling: a table sized for the worst case up front would spread the common
-  // words over megabytes and miss the cache on every lookup (measured slower).
+  // probe mostly touches one cache line. Grown by doubling: a table sized for the worst
+  // case up front spreads the common words over megabytes and was measured slower.
   private slots = new Int32Array(2048);
   private titles = 0;
 
@@ -358,7 +321,7 @@ export class TokenDictionary {
             ? sameText(known, text, from)
             : mode === FROM_UNITS
               ? sameUnits(known, units)
-              : sameFolded(known, text, from, to))
+              : known === foldTitleText(text.slice(from, to)))
         ) {
           return entry - 1;
         }

@@ -8,8 +8,11 @@
 // port of the few lines of urlsplit that decide the network location and host, checked
 // against Python's own answers (test/analysis/narrative/text-fixtures.json).
 //
-// Known differences: none for the inputs the schema admits, as far as the fixtures reach.
-// Python also caches urlsplit results and accepts bytes; neither is observable here.
+// Differences from Python, none of which reaches a family string: we never lower-case
+// with Python's `str.lower` (the family rule folds anyway, and fold(lower(c)) = fold(c)
+// for every Unicode 14 code point); urlsplit's result cache and bytes input have no
+// counterpart. The fixtures cover schemes, userinfo, ports, IPv6/IPvFuture brackets
+// (valid and not), NFKC-unsafe netlocs, control characters and non-ASCII hosts.
 import { casefold, nfkc } from './text.js';
 
 const SCHEME_CHAR = /^[A-Za-z0-9+\-.]*$/;

@@ -476,6 +476,8 @@ function formatInteger(n: number): string {
 
 // Strings that need neither escaping nor a surrogate check: the common case.
 const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/;
+// Characters JSON must escape.
+const ESCAPED = /["\\\u0000-\u001f]/;
 
 function quoteUnicode(s: string): string {
   if (!NEEDS_CARE.test(s)) return '"' + s + '"';
@@ -540,8 +542,12 @@ interface ByteTarget {
   update(chunk: Buffer): void;
 }
 
+const MAX_CHUNK = 1 << 16;
+
 class ByteSink {
-  private buf = Buffer.allocUnsafe(1 << 16);
+  // Starts small (many encodes are a few hundred bytes) and doubles up to 64 KiB, after
+  // which full chunks go to the target.
+  private buf = Buffer.allocUnsafe(256);
   private len = 0;
   private readonly chunks: Buffer[] = [];
 
@@ -555,9 +561,20 @@ class ByteSink {
   }
 
   private reserve(bytes: number): void {
-    if (this.len + bytes <= this.buf.length) return;
+    const needed = this.len + bytes;
+    if (needed <= this.buf.length) return;
+    if (this.buf.length < MAX_CHUNK) {
+      let size = this.buf.length * 2;
+      while (size < needed && size < MAX_CHUNK) size *= 2;
+      if (size >= needed) {
+        const grown = Buffer.allocUnsafe(size);
+        this.buf.copy(grown, 0, 0, this.len);
+        this.buf = grown;
+        return;
+      }
+    }
     this.flush();
-    if (bytes > this.buf.length) this.buf = Buffer.allocUnsafe(bytes);
+    if (bytes > this.buf.length) this.buf = Buffer.allocUnsafe(Math.max(bytes, MAX_CHUNK));
   }
 
   /** Text known to be ASCII and short (punctuation, numbers, indentation). */
@@ -663,7 +680,9 @@ class Encoder {
   private string(s: string): void {
     const sink = this.sink;
     if (s.length <= 256 && sink.plainQuoted(s)) return;
-    if (!NEEDS_CARE.test(s)) {
+    if (!ESCAPED.test(s)) {
+      // Nothing to escape; astral characters are fine as long as every surrogate is paired.
+      if (!s.isWellFormed()) throw new LoneSurrogateError(loneSurrogateIndex(s));
       if (this.layout.ascii && NON_ASCII.test(s)) {
         sink.ascii(quoteAscii(s));
         return;

@@ -1,17 +1,12 @@
 // The applied market policy: defaults overlaid by the caller's keys. The caller's number
 // kinds survive (a caller's `3` stays an int, the default `3.0` stays a float) because
 // the policy digest is computed over exactly this object.
-import { copyMember, markFloat, sha256OfDigestJson } from '../../core/json.js';
+import { sha256OfDigestJson } from '../../core/json.js';
+import { overlayPolicy, type PolicyDefault } from '../policy.js';
 import type { MarketPolicy, MarketPolicyInput } from './types.js';
 
-interface Default {
-  key: keyof MarketPolicy;
-  value: number;
-  float: boolean;
-}
-
 // Order matters: the response lists the policy keys in this order.
-const DEFAULTS: readonly Default[] = [
+const DEFAULTS: ReadonlyArray<PolicyDefault<keyof MarketPolicy & string>> = [
   { key: 'baseline_points', value: 30, float: false },
   { key: 'recent_points', value: 3, float: false },
   { key: 'move_threshold', value: 3, float: true },
@@ -21,16 +16,7 @@ const DEFAULTS: readonly Default[] = [
 
 /** Builds a fresh applied-policy object (never shares containers with the request). */
 export function applyMarketPolicy(caller: MarketPolicyInput | undefined): MarketPolicy {
-  const applied = {} as MarketPolicy;
-  for (const { key, value, float } of DEFAULTS) {
-    if (caller !== undefined && Object.prototype.hasOwnProperty.call(caller, key)) {
-      copyMember(applied, key, caller, key);
-    } else {
-      applied[key] = value;
-      if (float) markFloat(applied, key);
-    }
-  }
-  return applied;
+  return overlayPolicy<keyof MarketPolicy & string, MarketPolicy>(DEFAULTS, caller);
 }
 
 export function policyDigest(applied: MarketPolicy): string {

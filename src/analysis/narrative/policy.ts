@@ -1,10 +1,11 @@
 // The applied narrative policy: defaults overlaid by the caller's keys, keeping the
 // caller's number kinds (`86400` and `86400.0` digest differently, as upstream's do).
-import { copyMember, markFloat, sha256OfDigestJson } from '../../core/json.js';
+import { sha256OfDigestJson } from '../../core/json.js';
+import { overlayPolicy, type PolicyDefault } from '../policy.js';
 import type { NarrativePolicy, NarrativePolicyInput } from './types.js';
 
 // Order matters: the response lists the policy keys in this order.
-const DEFAULTS: ReadonlyArray<{ key: keyof NarrativePolicy; value: number; float: boolean }> = [
+const DEFAULTS: ReadonlyArray<PolicyDefault<keyof NarrativePolicy & string>> = [
   { key: 'max_age_seconds', value: 86400, float: false },
   { key: 'max_items', value: 20, float: false },
   { key: 'similarity_threshold', value: 0.8, float: true },
@@ -12,16 +13,7 @@ const DEFAULTS: ReadonlyArray<{ key: keyof NarrativePolicy; value: number; float
 
 /** A fresh object; never shares containers with the request. */
 export function applyNarrativePolicy(caller: NarrativePolicyInput | undefined): NarrativePolicy {
-  const applied = {} as NarrativePolicy;
-  for (const { key, value, float } of DEFAULTS) {
-    if (caller !== undefined && Object.prototype.hasOwnProperty.call(caller, key)) {
-      copyMember(applied, key, caller, key);
-    } else {
-      applied[key] = value;
-      if (float) markFloat(applied, key);
-    }
-  }
-  return applied;
+  return overlayPolicy<keyof NarrativePolicy & string, NarrativePolicy>(DEFAULTS, caller);
 }
 
 export function narrativePolicyDigest(applied: NarrativePolicy): string {

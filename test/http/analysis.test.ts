@@ -142,6 +142,9 @@ describe('analysis routes', () => {
       '/noisefloor/healthz',
       '/noisefloor/health',
       '/noisefloor/openapi.json',
+      '/healthz',
+      '/health',
+      '/openapi.json',
     ];
     for (const url of urls) {
       const res = await t.app.inject({ method: 'OPTIONS', url });

@@ -271,10 +271,11 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
     app.get('/healthz', health, async (_request, reply) => sendJson(reply, encodePythonBody(healthBody())));
     app.get('/health', health, async (_request, reply) => sendJson(reply, encodePythonBody(healthBody())));
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-    options('/healthz');
-    options('/health');
-    options('/openapi.json');
   }
+  // Preflights for the discovery paths, at the root too (their GETs are the shell's).
+  options('/healthz');
+  options('/health');
+  options('/openapi.json');
 };
 
 /** Root-mounted paths of this group (for the error body shape of unknown routes). */

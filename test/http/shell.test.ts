@@ -54,7 +54,7 @@ describe('HTTP shell', () => {
   it('answers a known path with the wrong method with 405 and Allow', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/healthz', payload: '{}', headers: { 'content-type': 'application/json' } });
     expect(res.statusCode).toBe(405);
-    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
     expect(res.json().code).toBe('method_not_allowed');
   });
 

@@ -1,0 +1,15 @@
+// The two ways JSON handling fails: unreadable input, and text that cannot become UTF-8.
+export class JsonSyntaxError extends Error {
+  constructor(message: string, readonly offset: number) {
+    super(`${message} at offset ${offset}`);
+    this.name = 'JsonSyntaxError';
+  }
+}
+
+export class LoneSurrogateError extends Error {
+  constructor(readonly index: number) {
+    super(`text contains an unpaired UTF-16 surrogate at index ${index}; it cannot be encoded as UTF-8`);
+    this.name = 'LoneSurrogateError';
+  }
+}
+

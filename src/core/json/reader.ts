@@ -1,0 +1,352 @@
+// The strict reader: JSON text or UTF-8 bytes to plain values, refusing anything ambiguous.
+import { JsonSyntaxError } from './errors.js';
+import { markFloat, setRawInteger, type Key } from './kinds.js';
+
+export interface ParseOptions {
+  /** Deepest allowed nesting of arrays/objects (default 512). */
+  maxDepth?: number;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** Strict JSON → plain JS values (see the file comment for what "strict" adds). */
+export function parseStrictJson(input: Uint8Array | string, options: ParseOptions = {}): unknown {
+  let text: string;
+  if (typeof input === 'string') {
+    text = input;
+  } else {
+    try {
+      text = utf8.decode(input); // a leading UTF-8 BOM is dropped, as Python's json.loads does
+    } catch {
+      throw new JsonSyntaxError('body is not valid UTF-8', 0);
+    }
+  }
+  return new Parser(text, options.maxDepth ?? 512).parseDocument();
+}
+
+const enum Ch {
+  Tab = 9, Lf = 10, Cr = 13, Space = 32, Quote = 34, Plus = 43, Comma = 44, Minus = 45, Dot = 46,
+  Zero = 48, Nine = 57, Colon = 58, UpperE = 69, LBracket = 91, Backslash = 92, RBracket = 93,
+  LowerE = 101, LBrace = 123, RBrace = 125,
+}
+
+// Python refuses integer literals longer than this many digits (int max_str_digits).
+const MAX_INTEGER_DIGITS = 4300;
+
+class Parser {
+  private pos = 0;
+  private depth = 0;
+
+  constructor(private readonly text: string, private readonly maxDepth: number) {}
+
+  parseDocument(): unknown {
+    this.skipWhitespace();
+    const holder: unknown[] = [undefined];
+    this.parseValueInto(holder, 0);
+    this.skipWhitespace();
+    if (this.pos !== this.text.length) this.fail('unexpected data after the JSON value');
+    const value = holder[0];
+    // A top-level number keeps its kind on a fresh holder object callers can query.
+    return value;
+  }
+
+  private fail(message: string): never {
+    throw new JsonSyntaxError(message, this.pos);
+  }
+
+  private skipWhitespace(): void {
+    const t = this.text;
+    let p = this.pos;
+    while (p < t.length) {
+      const c = t.charCodeAt(p);
+      if (c === Ch.Space || c === Ch.Lf || c === Ch.Cr || c === Ch.Tab) p++;
+      else break;
+    }
+    this.pos = p;
+  }
+
+  /** Parses one value and stores it at container[key], recording its number kind. */
+  private parseValueInto(container: object, key: Key): void {
+    const t = this.text;
+    if (this.pos >= t.length) this.fail('unexpected end of input');
+    const c = t.charCodeAt(this.pos);
+    let value: unknown;
+    switch (c) {
+      case Ch.LBrace: value = this.parseObject(); break;
+      case Ch.LBracket: value = this.parseArray(); break;
+      case Ch.Quote: value = this.parseString(); break;
+      case 116: this.expectWord('true'); value = true; break;
+      case 102: this.expectWord('false'); value = false; break;
+      case 110: this.expectWord('null'); value = null; break;
+      default:
+        if (c === Ch.Minus || (c >= Ch.Zero && c <= Ch.Nine)) {
+          this.parseNumberInto(container, key);
+          return;
+        }
+        this.fail(c === 78 || c === 73 ? 'non-finite number literals are not JSON' : 'unexpected character');
+    }
+    if (key === '__proto__') {
+      Object.defineProperty(container, key, { value, enumerable: true, writable: true, configurable: true });
+    } else {
+      (container as Record<Key, unknown>)[key] = value;
+    }
+  }
+
+  private expectWord(word: string): void {
+    if (this.text.startsWith(word, this.pos)) this.pos += word.length;
+    else this.fail('invalid literal');
+  }
+
+  private enter(): void {
+    if (++this.depth > this.maxDepth) this.fail('nesting is too deep');
+  }
+
+  // Keys seen at each nesting depth, by position in the object. Arrays of records repeat
+  // the same keys in the same order, so the previous object's key usually predicts the
+  // next one; a hit reuses the interned string instead of slicing a new copy.
+  private readonly keysByDepth: string[][] = [];
+
+  private readKey(depth: number, index: number): string {
+    const t = this.text;
+    let seen = this.keysByDepth[depth];
+    if (seen === undefined) this.keysByDepth[depth] = seen = [];
+    const guess = seen[index];
+    const start = this.pos + 1;
+    if (guess !== undefined && t.charCodeAt(start + guess.length) === Ch.Quote && t.startsWith(guess, start)) {
+      // `guess` contains no quote or backslash (it was stored only when read verbatim).
+      this.pos = start + guess.length + 1;
+      return guess;
+    }
+    const key = this.parseString();
+    if (this.pos - start - 1 === key.length) seen[index] = key;
+    return key;
+  }
+
+  private parseObject(): Record<string, unknown> {
+    this.enter();
+    const t = this.text;
+    const depth = this.depth;
+    const obj: Record<string, unknown> = {};
+    this.pos++;
+    this.skipWhitespace();
+    if (t.charCodeAt(this.pos) === Ch.RBrace) {
+      this.pos++;
+      this.depth--;
+      return obj;
+    }
+    for (let index = 0; ; index++) {
+      if (t.charCodeAt(this.pos) !== Ch.Quote) this.fail('object keys must be strings');
+      const keyStart = this.pos;
+      const key = this.readKey(depth, index);
+      if (index > 0 && Object.hasOwn(obj, key)) {
+        this.pos = keyStart;
+        this.fail(`duplicate object key ${JSON.stringify(key)}`);
+      }
+      if (t.charCodeAt(this.pos) !== Ch.Colon) {
+        this.skipWhitespace();
+        if (t.charCodeAt(this.pos) !== Ch.Colon) this.fail("expected ':' after an object key");
+      }
+      this.pos++;
+      this.skipWhitespace();
+      this.parseValueInto(obj, key);
+      let c = t.charCodeAt(this.pos);
+      if (c !== Ch.Comma && c !== Ch.RBrace) {
+        this.skipWhitespace();
+        c = t.charCodeAt(this.pos);
+      }
+      if (c === Ch.Comma) {
+        this.pos++;
+        this.skipWhitespace();
+      } else if (c === Ch.RBrace) {
+        this.pos++;
+        break;
+      } else {
+        this.fail("expected ',' or '}' in an object");
+      }
+    }
+    this.depth--;
+    return obj;
+  }
+
+  private parseArray(): unknown[] {
+    this.enter();
+    const t = this.text;
+    const arr: unknown[] = [];
+    this.pos++;
+    this.skipWhitespace();
+    if (t.charCodeAt(this.pos) === Ch.RBracket) {
+      this.pos++;
+      this.depth--;
+      return arr;
+    }
+    for (let i = 0; ; i++) {
+      this.parseValueInto(arr, i);
+      this.skipWhitespace();
+      const c = t.charCodeAt(this.pos);
+      if (c === Ch.Comma) {
+        this.pos++;
+        this.skipWhitespace();
+      } else if (c === Ch.RBracket) {
+        this.pos++;
+        break;
+      } else {
+        this.fail("expected ',' or ']' in an array");
+      }
+    }
+    this.depth--;
+    return arr;
+  }
+
+  private parseString(): string {
+    const t = this.text;
+    const start = this.pos + 1;
+    // Fast path: a run without escapes or control characters, found by the regex engine.
+    PLAIN_RUN.lastIndex = start;
+    PLAIN_RUN.test(t);
+    let p = PLAIN_RUN.lastIndex;
+    if (t.charCodeAt(p) === Ch.Quote) {
+      this.pos = p + 1;
+      return t.slice(start, p);
+    }
+    let out = t.slice(start, p);
+    for (;;) {
+      if (p >= t.length) {
+        this.pos = p;
+        this.fail('unterminated string');
+      }
+      const c = t.charCodeAt(p);
+      if (c === Ch.Quote) {
+        this.pos = p + 1;
+        return out;
+      }
+      if (c < 0x20) {
+        this.pos = p;
+        this.fail('control character inside a string');
+      }
+      if (c !== Ch.Backslash) {
+        PLAIN_RUN.lastIndex = p;
+        PLAIN_RUN.test(t);
+        out += t.slice(p, PLAIN_RUN.lastIndex);
+        p = PLAIN_RUN.lastIndex;
+        continue;
+      }
+      const e = t.charCodeAt(p + 1);
+      switch (e) {
+        case 34: out += '"'; break;
+        case 92: out += '\\'; break;
+        case 47: out += '/'; break;
+        case 98: out += '\b'; break;
+        case 102: out += '\f'; break;
+        case 110: out += '\n'; break;
+        case 114: out += '\r'; break;
+        case 116: out += '\t'; break;
+        case 117: {
+          const hex = t.slice(p + 2, p + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+            this.pos = p;
+            this.fail('invalid \\u escape');
+          }
+          out += String.fromCharCode(parseInt(hex, 16));
+          p += 6;
+          continue;
+        }
+        default:
+          this.pos = p;
+          this.fail('invalid escape sequence');
+      }
+      p += 2;
+    }
+  }
+
+  private parseNumberInto(container: object, key: Key): void {
+    const t = this.text;
+    const start = this.pos;
+    let p = start;
+    const negative = t.charCodeAt(p) === Ch.Minus;
+    if (negative) p++;
+    const intStart = p;
+    let c = t.charCodeAt(p);
+    // While digits are few, the value is accumulated exactly on the way (an integer
+    // below 2^53 divided by an exact power of ten is correctly rounded, as Number()).
+    let mantissa = 0;
+    let digits = 0;
+    if (c === Ch.Zero) {
+      p++;
+    } else if (c >= 49 && c <= Ch.Nine) {
+      while (p < t.length && (c = t.charCodeAt(p)) >= Ch.Zero && c <= Ch.Nine) {
+        mantissa = mantissa * 10 + (c - Ch.Zero);
+        digits++;
+        p++;
+      }
+    } else {
+      this.pos = p;
+      this.fail(c === 73 ? 'non-finite number literals are not JSON' : 'invalid number');
+    }
+    const intDigits = p - intStart;
+    let isFloat = false;
+    let fraction = 0;
+    if (t.charCodeAt(p) === Ch.Dot) {
+      isFloat = true;
+      p++;
+      const fracStart = p;
+      while (p < t.length && (c = t.charCodeAt(p)) >= Ch.Zero && c <= Ch.Nine) {
+        mantissa = mantissa * 10 + (c - Ch.Zero);
+        if (mantissa !== 0) digits++;
+        p++;
+      }
+      fraction = p - fracStart;
+      if (fraction === 0) {
+        this.pos = p;
+        this.fail('invalid number: digits required after the decimal point');
+      }
+    }
+    let exponent = false;
+    c = t.charCodeAt(p);
+    if (c === Ch.LowerE || c === Ch.UpperE) {
+      isFloat = true;
+      exponent = true;
+      p++;
+      c = t.charCodeAt(p);
+      if (c === Ch.Plus || c === Ch.Minus) p++;
+      const expStart = p;
+      while (p < t.length && (c = t.charCodeAt(p)) >= Ch.Zero && c <= Ch.Nine) p++;
+      if (p === expStart) {
+        this.pos = p;
+        this.fail('invalid number: digits required in the exponent');
+      }
+    }
+    // Python rejects a leading zero followed by digits, e.g. 01.
+    if (intDigits > 1 && t.charCodeAt(intStart) === Ch.Zero) {
+      this.pos = start;
+      this.fail('invalid number: leading zero');
+    }
+    this.pos = p;
+    let value: number;
+    if (!exponent && digits <= 15 && fraction <= 22) {
+      value = fraction === 0 ? mantissa : mantissa / POWERS_OF_TEN[fraction];
+      if (negative) value = -value;
+    } else {
+      value = Number(t.slice(start, p));
+      if (!Number.isFinite(value)) {
+        this.pos = start;
+        this.fail('number literal overflows a double');
+      }
+    }
+    (container as Record<Key, unknown>)[key] = value;
+    if (isFloat) {
+      if (Number.isInteger(value)) markFloat(container, key);
+    } else if (!Number.isSafeInteger(value)) {
+      if (intDigits > MAX_INTEGER_DIGITS) {
+        this.pos = start;
+        this.fail('integer literal has too many digits');
+      }
+      const token = t.slice(start, p);
+      setRawInteger(container, key, token.startsWith('-0') ? '0' : token);
+    }
+  }
+}
+
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
+
+// Characters that may appear in a string without any special handling.
+const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SummaryReporter from './test/support/summary-reporter.js';
 
 export default defineConfig({
   test: {
@@ -6,6 +7,6 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    reporters: ['default'],
+    reporters: ['default', new SummaryReporter()],
   },
 });

@@ -4,6 +4,7 @@ import {
   JsonSyntaxError, LoneSurrogateError, cloneJson, copyMember, encodeCanonicalDocument, encodeDigestJson,
   encodePythonBody, isFloatToken, markFloat, parseStrictJson, pyFloatRepr,
 } from '../../src/core/json.js';
+import { floatText } from '../../src/core/json/format.js';
 import { sha256Hex } from '../../src/core/hash.js';
 
 describe('strict JSON reader', () => {
@@ -202,5 +203,25 @@ describe('canonical encoders', () => {
       const digest = encodeDigestJson(v);
       expect(encodeDigestJson(parseStrictJson(digest))).toBe(digest);
     }), { numRuns: 300 });
+  });
+});
+
+describe('fast float formatting', () => {
+  it('agrees with the general Python repr for any double (property)', () => {
+    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
+      expect(floatText(x)).toBe(pyFloatRepr(x));
+    }), { numRuns: 5000 });
+  });
+
+  it('agrees with the general Python repr for short decimals such as prices and rates (property)', () => {
+    const decimal = fc.tuple(fc.integer({ min: -999_999_999_999, max: 999_999_999_999 }), fc.integer({ min: 0, max: 9 }))
+      .map(([units, scale]) => units / 10 ** scale);
+    fc.assert(fc.property(decimal, (x) => {
+      expect(floatText(x)).toBe(pyFloatRepr(x));
+    }), { numRuns: 20000 });
+  });
+
+  it.each([4, 0.0001, 0.1, 123.4567, 2930.193, 999999999.999999, 0.000123, -0.5, 1e-4 * 3, 0.1 + 0.2])('prints %s as Python does', (x) => {
+    expect(floatText(x)).toBe(pyFloatRepr(x));
   });
 });

@@ -27,13 +27,29 @@ export function formatInteger(n: number): string {
   if (Object.is(n, -0)) return '0';
   return Math.abs(n) < 1e21 ? String(n) : BigInt(n).toString();
 }
-/** Python repr of a float, with a fast path where JS and Python print alike. */
+
+/** Python repr of a float, with fast paths for the values data usually holds. */
 export function floatText(n: number): string {
   const a = n < 0 ? -n : n;
+  if (a >= 1e-4 && a < 1e9) {
+    // Values with at most six decimals (prices, rates, amounts): if scaled / 1e6 rounds
+    // back to `a`, the decimal scaled × 10^-6 reads back as `a`; it has at most 15
+    // significant digits, and no two such decimals share a double, so it is the shortest
+    // round-trip text — what repr prints. Integer formatting is far cheaper than the
+    // general shortest-digits conversion.
+    const scaled = Math.round(a * 1e6);
+    if (scaled / 1e6 === a) {
+      let digits = String(scaled);
+      if (digits.length < 7) digits = '0000000'.slice(digits.length) + digits;
+      let end = digits.length;
+      const point = end - 6;
+      while (end > point + 1 && digits.charCodeAt(end - 1) === 48) end--;
+      return (n < 0 ? '-' : '') + digits.slice(0, point) + '.' + digits.slice(point, end);
+    }
+  }
   if (a >= 1e-4 && a < 1e16) {
     // In this range both print positional shortest digits; only integral values differ.
     return Number.isInteger(n) ? String(n) + '.0' : String(n);
   }
   return pyFloatRepr(n);
 }
-

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
-import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { tempDir } from '../helpers/storage.js';
-
-const bin = path.resolve('bin/evidence-desk.js');
-const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EVIDENCE_') && k !== 'DATABASE_URL' && k !== 'PORT'));
+import { bin, cleanEnv, startServe } from '../helpers/serve.js';
 
 describe('evidence-desk serve', () => {
   it('documents every setting in --help', () => {
@@ -22,33 +19,17 @@ describe('evidence-desk serve', () => {
   });
 
   it('serves health, readiness, OpenAPI and docs from a real listening process, then shuts down on SIGTERM', async () => {
-    const dataDir = tempDir();
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--capture-interval', '0', '--log-level', 'info', '--data-dir', dataDir], {
-      env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const served = await startServe(['--capture-interval', '0', '--data-dir', tempDir()]);
     try {
-      const address = await new Promise<string>((resolve, reject) => {
-        let buffer = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          buffer += chunk.toString();
-          const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(buffer);
-          if (m) resolve(m[1]);
-        });
-        child.on('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
-        setTimeout(() => reject(new Error('serve did not start in time')), 20_000);
-      });
-      const health = await fetch(`${address}/healthz`);
+      const health = await fetch(`${served.address}/healthz`);
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ status: 'ok' });
-      expect((await fetch(`${address}/readyz`)).status).toBe(200);
-      expect(((await (await fetch(`${address}/openapi.json`)).json()) as { openapi: string }).openapi).toBe('3.1.0');
-      expect((await fetch(`${address}/docs/`)).status).toBe(200);
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect((await fetch(`${served.address}/readyz`)).status).toBe(200);
+      expect(((await (await fetch(`${served.address}/openapi.json`)).json()) as { openapi: string }).openapi).toBe('3.1.0');
+      expect((await fetch(`${served.address}/docs/`)).status).toBe(200);
+      expect(await served.stop()).toBe(0);
     } finally {
-      child.kill('SIGKILL');
+      served.kill();
     }
   });
 });

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { openSqliteStorage } from '../../src/storage/sqlite.js';
 import { CAPTURE_LEASE } from '../../src/funding/archive.js';
 import { tempDir } from '../helpers/storage.js';
+import { bin, cleanEnv, startServe } from '../helpers/serve.js';
 
-const bin = path.resolve('bin/evidence-desk.js');
-const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EVIDENCE_') && k !== 'DATABASE_URL' && k !== 'PORT'));
 const run = (args: string[]) => spawnSync(process.execPath, [bin, 'capture', ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 60_000 });
 
 function oneJsonLine(stdout: string): Record<string, unknown> {
@@ -49,37 +48,21 @@ describe('evidence-desk capture', () => {
 
 describe('the capture scheduler in serve', () => {
   it('captures right after start, so a sample-mode server answers latest without any request to capture', async () => {
-    const dataDir = tempDir();
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--mode', 'sample', '--capture-interval', '900', '--log-level', 'info', '--data-dir', dataDir], {
-      env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const served = await startServe(['--mode', 'sample', '--capture-interval', '900', '--data-dir', tempDir()]);
     try {
-      const address = await new Promise<string>((resolve, reject) => {
-        let buffer = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          buffer += chunk.toString();
-          const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(buffer);
-          if (m) resolve(m[1]);
-        });
-        child.on('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
-        setTimeout(() => reject(new Error('serve did not start in time')), 20_000);
-      });
       let status = 0;
       let body: Record<string, unknown> = {};
       for (let i = 0; i < 100 && status !== 200; i++) {
-        const res = await fetch(`${address}/v1/funding/latest`);
+        const res = await fetch(`${served.address}/v1/funding/latest`);
         status = res.status;
         body = (await res.json()) as Record<string, unknown>;
         if (status !== 200) await new Promise((r) => setTimeout(r, 100));
       }
       expect(status).toBe(200);
       expect(body.sample).toBe(true);
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await served.stop()).toBe(0);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      served.kill();
     }
   });
 });

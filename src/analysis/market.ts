@@ -5,7 +5,7 @@
 // as supplied) and, given enough points, gets robust diagnostics over its final window.
 // Across series, strongly co-moving windows are listed as related movements.
 import { AppError, isAppError } from '../core/errors.js';
-import { LoneSurrogateError, sha256OfDigestJson } from '../core/json.js';
+import { LoneSurrogateError } from '../core/json.js';
 import { compareCodePoints } from '../core/strings.js';
 import type { Instant } from '../core/time.js';
 import { AnalysisErrors } from './errors.js';
@@ -17,6 +17,7 @@ import {
   type SeriesGateResult,
 } from './gates.js';
 import { measurementCoverage } from './market/coverage.js';
+import { seriesRequestSha256 } from './request-digest.js';
 import { analyseWindow } from './market/diagnostics.js';
 import { markFloats } from './market/numbers.js';
 import { applyMarketPolicy, policyDigest } from './market/policy.js';
@@ -260,14 +261,11 @@ function alignedWindow(id: string, gate: SeriesGateResult, first: number, values
 
 /**
  * SHA-256 of the canonical JSON of what the caller sent: series and as_of, plus the policy
- * exactly as received when the request had one. Nested containers carry their own number
- * kinds, so referencing them (rather than copying) keeps the digest faithful.
+ * exactly as received when the request had one (see request-digest.ts).
  */
 function requestDigest(request: MarketRequest): string {
-  const subject: Record<string, unknown> = { series: request.series, as_of: request.as_of };
-  if (Object.prototype.hasOwnProperty.call(request, 'policy')) subject.policy = request.policy;
   try {
-    return sha256OfDigestJson(subject);
+    return seriesRequestSha256(request);
   } catch (error) {
     if (error instanceof LoneSurrogateError) {
       throw new AppError(

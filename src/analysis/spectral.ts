@@ -8,6 +8,7 @@ import { AppError } from '../core/errors.js';
 import { LoneSurrogateError, copyMember, cloneJson, markFloat, sha256OfDigestJson } from '../core/json.js';
 import { type Instant, formatInstantZ } from '../core/time.js';
 import { AnalysisErrors } from './errors.js';
+import { seriesRequestSha256 } from './request-digest.js';
 import { InstantParser, type SeriesGateResult, assertSeriesDomain, assertUniqueSeriesIds, gateSeries, idOrder } from './gates.js';
 import { alignIntervals, comparableKeys } from './spectral/alignment.js';
 import { coverageNeedsReview, measurementCoverage } from './spectral/coverage.js';
@@ -69,10 +70,12 @@ interface Member {
  */
 export function assessSpectral(request: SpectralRequest, rawRequest?: unknown): SpectralResult {
   const body = computeSpectralBody(request);
-  const raw = (rawRequest ?? request) as Record<string, unknown>;
-  const digestInput: Record<string, unknown> = { series: raw.series, as_of: raw.as_of };
-  if (Object.prototype.hasOwnProperty.call(raw, 'policy')) digestInput.policy = raw.policy;
-  return { ...body, request_sha256: digestOf(digestInput), policy_sha256: digestOf(body.policy) };
+  const raw = (rawRequest ?? request) as { series: unknown; as_of: unknown; policy?: unknown };
+  return {
+    ...body,
+    request_sha256: digestOf(() => seriesRequestSha256(raw)),
+    policy_sha256: digestOf(() => sha256OfDigestJson(body.policy)),
+  };
 }
 
 /** The result without its two digests (which `assessSpectral` appends). */
@@ -248,9 +251,9 @@ function finish(
   };
 }
 
-function digestOf(value: unknown): string {
+function digestOf(digest: () => string): string {
   try {
-    return sha256OfDigestJson(value);
+    return digest();
   } catch (e) {
     if (e instanceof LoneSurrogateError) {
       throw new AppError(AnalysisErrors.lone_surrogate, 'a string in the request holds an unpaired UTF-16 surrogate, so it cannot be digested', {

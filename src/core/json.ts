@@ -8,6 +8,7 @@
 
 export { JsonSyntaxError, LoneSurrogateError } from './json/errors.js';
 export { cloneJson, copyMember, isFloatToken, markFloat } from './json/kinds.js';
+export { DigestJsonWriter } from './json/digest-writer.js';
 export { parseStrictJson, type ParseOptions } from './json/reader.js';
 export { pyFloatRepr } from './json/format.js';
 export {

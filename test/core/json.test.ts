@@ -224,4 +224,21 @@ describe('fast float formatting', () => {
   it.each([4, 0.0001, 0.1, 123.4567, 2930.193, 999999999.999999, 0.000123, -0.5, 1e-4 * 3, 0.1 + 0.2])('prints %s as Python does', (x) => {
     expect(floatText(x)).toBe(pyFloatRepr(x));
   });
+
+  it('is what the encoders write for floats, byte for byte (property)', () => {
+    const decimal = fc.tuple(fc.integer({ min: -999_999_999_999_999, max: 999_999_999_999_999 }), fc.integer({ min: 0, max: 9 }))
+      .map(([units, scale]) => units / 10 ** scale);
+    fc.assert(fc.property(fc.oneof(decimal, fc.double({ noNaN: true, noDefaultInfinity: true })), (x) => {
+      const list = [x];
+      markFloat(list, 0);
+      expect(encodeDigestJson(list)).toBe(`[${pyFloatRepr(x)}]`);
+    }), { numRuns: 20000 });
+  });
+
+  it('is what the encoders write for integers, byte for byte (property)', () => {
+    const integral = fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.constantFrom(-0, 2 ** 31, -(2 ** 31), 2 ** 31 - 1, 1e21, -1e22, 2 ** 53));
+    fc.assert(fc.property(integral, (n) => {
+      expect(encodeDigestJson([n])).toBe(`[${BigInt(n)}]`);
+    }), { numRuns: 5000 });
+  });
 });

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { compareCodePoints, loneSurrogateIndex } from '../strings.js';
 import { LoneSurrogateError } from './errors.js';
 import { FLOAT, numberKinds, type Key, type NumberKind } from './kinds.js';
-import { floatText, formatInteger } from './format.js';
+import { ByteSink } from './sink.js';
 
 // Strings that need neither escaping nor a surrogate check: the common case.
 const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/;
@@ -25,7 +25,7 @@ function quoteAscii(s: string): string {
   return quoted.replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-interface Layout {
+export interface Layout {
   sortKeys: boolean;
   ascii: boolean;
   /** null: single line; otherwise spaces per level. */
@@ -40,118 +40,9 @@ function sameKeys(a: string[], b: string[]): boolean {
   return true;
 }
 
-// Output goes into a growing byte buffer (or straight into a hash), not into a string
-// built by concatenation: an 8 MB request digest would otherwise create millions of
-// short-lived string pieces and spend most of its time in the garbage collector.
-interface ByteTarget {
-  update(chunk: Buffer): void;
-}
-
-const MAX_CHUNK = 1 << 16;
-
-class ByteSink {
-  // Starts small (many encodes are a few hundred bytes) and doubles up to 64 KiB, after
-  // which full chunks go to the target.
-  private buf = Buffer.allocUnsafe(256);
-  private len = 0;
-  private readonly chunks: Buffer[] = [];
-
-  constructor(private readonly target: ByteTarget | null) {}
-
-  private flush(): void {
-    if (this.len === 0) return;
-    if (this.target) this.target.update(this.buf.subarray(0, this.len));
-    else this.chunks.push(Buffer.from(this.buf.subarray(0, this.len)));
-    this.len = 0;
-  }
-
-  private reserve(bytes: number): void {
-    const needed = this.len + bytes;
-    if (needed <= this.buf.length) return;
-    if (this.buf.length < MAX_CHUNK) {
-      let size = this.buf.length * 2;
-      while (size < needed && size < MAX_CHUNK) size *= 2;
-      if (size >= needed) {
-        const grown = Buffer.allocUnsafe(size);
-        this.buf.copy(grown, 0, 0, this.len);
-        this.buf = grown;
-        return;
-      }
-    }
-    this.flush();
-    if (bytes > this.buf.length) this.buf = Buffer.allocUnsafe(Math.max(bytes, MAX_CHUNK));
-  }
-
-  /** Text known to be ASCII and short (punctuation, numbers, indentation). */
-  ascii(text: string): void {
-    const n = text.length;
-    this.reserve(n);
-    const buf = this.buf;
-    let len = this.len;
-    for (let i = 0; i < n; i++) buf[len++] = text.charCodeAt(i);
-    this.len = len;
-  }
-
-  /**
-   * Writes `"text"` when every character is printable ASCII other than `"` and `\\`
-   * (no escaping needed in any layout); returns false, writing nothing, otherwise.
-   */
-  plainQuoted(text: string): boolean {
-    const n = text.length;
-    this.reserve(n + 2);
-    const buf = this.buf;
-    let len = this.len;
-    buf[len++] = 0x22;
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
-      buf[len++] = c;
-    }
-    buf[len++] = 0x22;
-    this.len = len;
-    return true;
-  }
-
-  bytes(data: Uint8Array): void {
-    const n = data.length;
-    this.reserve(n);
-    const buf = this.buf;
-    let len = this.len;
-    for (let i = 0; i < n; i++) buf[len++] = data[i];
-    this.len = len;
-  }
-
-  byte(b: number): void {
-    if (this.len === this.buf.length) this.flush();
-    this.buf[this.len++] = b;
-  }
-
-  text(text: string): void {
-    if (text.length < 32) {
-      let ascii = true;
-      for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) { ascii = false; break; }
-      if (ascii) {
-        this.ascii(text);
-        return;
-      }
-    }
-    this.reserve(text.length * 3);
-    this.len += this.buf.write(text, this.len, 'utf8');
-  }
-
-  finish(): Buffer {
-    this.flush();
-    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
-  }
-
-  end(): void {
-    this.flush();
-  }
-}
-
 const QUOTE = 0x22;
 
-class Encoder {
+export class Encoder {
   private readonly newline: string[] = [];
 
   constructor(private readonly layout: Layout, private readonly sink: ByteSink) {}
@@ -182,7 +73,7 @@ class Encoder {
     return shape;
   }
 
-  private string(s: string): void {
+  string(s: string): void {
     const sink = this.sink;
     if (s.length <= 256 && sink.plainQuoted(s)) return;
     if (!ESCAPED.test(s)) {
@@ -200,15 +91,26 @@ class Encoder {
     sink.text(this.layout.ascii ? quoteAscii(s) : quoteUnicode(s));
   }
 
-  private number(kinds: Map<Key, NumberKind> | undefined, key: Key, n: number): string {
+  /** `kinds` is the side table of the number's container (see kinds.ts). */
+  number(kinds: Map<Key, NumberKind> | undefined, key: Key, n: number): void {
     if (!Number.isFinite(n)) throw new RangeError('non-finite numbers have no JSON form');
-    if (!Number.isInteger(n)) return floatText(n);
+    const sink = this.sink;
+    if (!Number.isInteger(n)) {
+      sink.float(n);
+      return;
+    }
     if (kinds !== undefined) {
       const kind = kinds.get(key);
-      if (kind === FLOAT) return floatText(n);
-      if (kind !== undefined) return kind;
+      if (kind === FLOAT) {
+        sink.float(n);
+        return;
+      }
+      if (kind !== undefined) {
+        sink.ascii(kind);
+        return;
+      }
     }
-    return formatInteger(n);
+    sink.integer(n);
   }
 
   value(v: unknown, kinds: Map<Key, NumberKind> | undefined, key: Key, level: number): void {
@@ -222,7 +124,7 @@ class Encoder {
         this.string(v);
         return;
       case 'number':
-        sink.ascii(this.number(kinds, key, v));
+        this.number(kinds, key, v);
         return;
       case 'boolean':
         sink.ascii(v ? 'true' : 'false');
@@ -288,7 +190,7 @@ function encodeWith(value: unknown, layout: Layout): string {
   return encodeBytes(value, layout).toString('utf8');
 }
 
-const DIGEST: Layout = { sortKeys: true, ascii: false, indent: null, itemSeparator: ',', keySeparator: ':' };
+export const DIGEST: Layout = { sortKeys: true, ascii: false, indent: null, itemSeparator: ',', keySeparator: ':' };
 const PYTHON_BODY: Layout = { sortKeys: false, ascii: false, indent: null, itemSeparator: ', ', keySeparator: ': ' };
 const DOCUMENT: Layout = { sortKeys: true, ascii: true, indent: 2, itemSeparator: ',', keySeparator: ': ' };
 

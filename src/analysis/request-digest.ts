@@ -1,0 +1,180 @@
+// `request_sha256` of market_assessment and spectral_assessment: the digest form of
+// `{series, as_of[, policy]}` exactly as received (spec §4.1).
+//
+// The generic `sha256OfDigestJson` spends most of a maximal request (131 072 observations)
+// discovering, sorting and dispatching on keys. The series schema fixes every object's
+// possible members, so this writer emits them in sorted code-point order directly and
+// leaves only the values to `DigestJsonWriter` (same escaping, same number kinds).
+//
+// Every object is checked to hold exactly the known members it was written with (no
+// other own keys, none undefined); anything else — possible only for input that skipped
+// the schema — is handed to the generic encoder whole, so the bytes always equal
+// `sha256OfDigestJson` of the same value. test/analysis/request-digest.test.ts proves it.
+import { DigestJsonWriter } from '../core/json.js';
+
+const ascii = (text: string): Uint8Array => Buffer.from(text, 'latin1');
+
+// Members in code-point order: `as_of` < `policy` < `series`.
+const AS_OF = ascii('{"as_of":');
+const POLICY = ascii(',"policy":');
+const SERIES = ascii(',"series":');
+const CLOSE_OBJECT = ascii('}');
+const OPEN_ARRAY = ascii('[');
+const CLOSE_ARRAY = ascii(']');
+const COMMA = ascii(',');
+
+// Series: group < id < kind < max_age_seconds < max_gap_seconds < observations < source < unit.
+const GROUP_FIRST = ascii('{"group":');
+const ID_AFTER_GROUP = ascii(',"id":');
+const ID_FIRST = ascii('{"id":');
+const KIND = ascii(',"kind":');
+const MAX_AGE = ascii(',"max_age_seconds":');
+const MAX_GAP = ascii(',"max_gap_seconds":');
+const OBSERVATIONS = ascii(',"observations":');
+const SOURCE = ascii(',"source":');
+const UNIT = ascii(',"unit":');
+
+// Source: id < rights < url.
+const SOURCE_ID = ascii('{"id":');
+const RIGHTS = ascii(',"rights":');
+const URL = ascii(',"url":');
+
+// Observation: available_at < observed_at < sample_size < value.
+const AVAILABLE_FIRST = ascii('{"available_at":');
+const OBSERVED_AFTER_AVAILABLE = ascii(',"observed_at":');
+const OBSERVED_FIRST = ascii('{"observed_at":');
+const SAMPLE_SIZE = ascii(',"sample_size":');
+const VALUE = ascii(',"value":');
+
+type Members = Record<string, unknown>;
+
+function isPlainObject(v: unknown): v is Members {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Whether `o` has exactly `expected` own enumerable keys (the known ones we found). */
+function hasOnly(o: Members, expected: number): boolean {
+  return Object.keys(o).length === expected;
+}
+
+const present = (v: unknown): number => (v === undefined ? 0 : 1);
+
+function writeObservation(w: DigestJsonWriter, o: unknown): void {
+  if (!isPlainObject(o)) return w.value(o);
+  const available = o.available_at;
+  const observed = o.observed_at;
+  const sampleSize = o.sample_size;
+  const value = o.value;
+  if (observed === undefined || value === undefined) return w.value(o);
+  if (!hasOnly(o, 2 + present(available) + present(sampleSize))) return w.value(o);
+  if (available !== undefined) {
+    w.raw(AVAILABLE_FIRST);
+    w.member(available, o, 'available_at');
+    w.raw(OBSERVED_AFTER_AVAILABLE);
+  } else {
+    w.raw(OBSERVED_FIRST);
+  }
+  w.member(observed, o, 'observed_at');
+  if (sampleSize !== undefined) {
+    w.raw(SAMPLE_SIZE);
+    w.member(sampleSize, o, 'sample_size');
+  }
+  w.raw(VALUE);
+  w.member(value, o, 'value');
+  w.raw(CLOSE_OBJECT);
+}
+
+function writeObservations(w: DigestJsonWriter, list: unknown): void {
+  if (!Array.isArray(list)) return w.value(list);
+  w.raw(OPEN_ARRAY);
+  for (let i = 0; i < list.length; i++) {
+    if (i > 0) w.raw(COMMA);
+    writeObservation(w, list[i]);
+  }
+  w.raw(CLOSE_ARRAY);
+}
+
+function writeSource(w: DigestJsonWriter, source: unknown): void {
+  if (!isPlainObject(source)) return w.value(source);
+  const { id, rights, url } = source;
+  if (id === undefined || rights === undefined || !hasOnly(source, 2 + present(url))) return w.value(source);
+  w.raw(SOURCE_ID);
+  w.member(id, source, 'id');
+  w.raw(RIGHTS);
+  w.member(rights, source, 'rights');
+  if (url !== undefined) {
+    w.raw(URL);
+    w.member(url, source, 'url');
+  }
+  w.raw(CLOSE_OBJECT);
+}
+
+function writeSeries(w: DigestJsonWriter, s: unknown): void {
+  if (!isPlainObject(s)) return w.value(s);
+  const { group, id, kind, max_age_seconds: maxAge, max_gap_seconds: maxGap, observations, source, unit } = s;
+  if (
+    id === undefined ||
+    kind === undefined ||
+    maxAge === undefined ||
+    observations === undefined ||
+    source === undefined ||
+    unit === undefined ||
+    !hasOnly(s, 6 + present(group) + present(maxGap))
+  ) {
+    return w.value(s);
+  }
+  if (group !== undefined) {
+    w.raw(GROUP_FIRST);
+    w.member(group, s, 'group');
+    w.raw(ID_AFTER_GROUP);
+  } else {
+    w.raw(ID_FIRST);
+  }
+  w.member(id, s, 'id');
+  w.raw(KIND);
+  w.member(kind, s, 'kind');
+  w.raw(MAX_AGE);
+  w.member(maxAge, s, 'max_age_seconds');
+  if (maxGap !== undefined) {
+    w.raw(MAX_GAP);
+    w.member(maxGap, s, 'max_gap_seconds');
+  }
+  w.raw(OBSERVATIONS);
+  writeObservations(w, observations);
+  w.raw(SOURCE);
+  writeSource(w, source);
+  w.raw(UNIT);
+  w.member(unit, s, 'unit');
+  w.raw(CLOSE_OBJECT);
+}
+
+/**
+ * SHA-256 (hex) of the digest form of `{series, as_of}`, plus `policy` when `request` has
+ * that member (an explicit `{}` counts). Throws `LoneSurrogateError` as the generic
+ * encoder does.
+ */
+export function seriesRequestSha256(request: { series: unknown; as_of: unknown; policy?: unknown }): string {
+  const w = new DigestJsonWriter();
+  w.raw(AS_OF);
+  // The generic encoder sees as_of in a fresh object without number kinds.
+  w.value(request.as_of);
+  // The policy is a handful of members: the generic encoder is fine for it.
+  if (Object.hasOwn(request, 'policy')) {
+    w.raw(POLICY);
+    w.value(request.policy);
+  }
+  w.raw(SERIES);
+  const series = request.series;
+  if (Array.isArray(series)) {
+    w.raw(OPEN_ARRAY);
+    for (let i = 0; i < series.length; i++) {
+      if (i > 0) w.raw(COMMA);
+      writeSeries(w, series[i]);
+    }
+    w.raw(CLOSE_ARRAY);
+  } else {
+    w.value(series);
+  }
+  w.raw(CLOSE_OBJECT);
+  return w.sha256Hex();
+}

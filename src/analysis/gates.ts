@@ -78,6 +78,21 @@ export interface SeriesGateResult {
 
 const SAFE_MICROS = 9007199254740992n; // 2^53
 
+type FieldReader = (observation: object) => string | undefined;
+
+// A keyed read `o[field]` whose name changes between calls goes megamorphic; one
+// closure per clock field keeps each read a plain monomorphic property load.
+const FIELD_READERS: Record<string, FieldReader> = {
+  observed_at: (o) => (o as { observed_at?: string }).observed_at,
+  available_at: (o) => (o as { available_at?: string }).available_at,
+};
+
+function fieldReader(field: string): FieldReader {
+  return Object.hasOwn(FIELD_READERS, field)
+    ? FIELD_READERS[field]
+    : (o) => (o as Record<string, unknown>)[field] as string | undefined;
+}
+
 interface ClockMemo {
   observations: readonly object[];
   instants: (Instant | undefined)[];
@@ -125,8 +140,9 @@ export class InstantParser {
     const keys = new Float64Array(n);
     let exact = true;
     const recent = this.previous.get(field) ?? [];
+    const read = fieldReader(field);
     for (let i = 0; i < n; i++) {
-      const text = (observations[i] as Record<string, unknown>)[field] as string | undefined;
+      const text = read(observations[i]);
       if (text === undefined) {
         keys[i] = NaN;
         continue;
@@ -134,7 +150,7 @@ export class InstantParser {
       let hit = false;
       for (let r = 0; r < recent.length; r++) {
         const memo = recent[r];
-        if (i < memo.observations.length && (memo.observations[i] as Record<string, unknown>)[field] === text) {
+        if (i < memo.observations.length && read(memo.observations[i]) === text) {
           instants[i] = memo.instants[i];
           keys[i] = memo.keys[i];
           hit = true;

@@ -8,15 +8,19 @@ export function measurementCoverage(tail: readonly SpectralObservation[]): Measu
   let declared = 0;
   let minIndex = -1;
   let maxIndex = -1;
-  const distinct = new Set<number>();
+  // Only "more than one distinct size" is reported, so remembering the first size and
+  // whether any other differs from it is enough (=== equates 0 and -0, as a Set does).
+  let firstSize = 0;
+  let variable = false;
   for (let i = 0; i < tail.length; i++) {
     const o = tail[i];
     if (!Object.prototype.hasOwnProperty.call(o, 'sample_size')) continue;
     keyed = true;
     const size = o.sample_size;
     if (size === null || size === undefined) continue;
+    if (declared === 0) firstSize = size;
+    else if (size !== firstSize) variable = true;
     declared++;
-    distinct.add(size);
     // First occurrence wins on ties, like Python's min/max.
     if (minIndex < 0 || size < (tail[minIndex].sample_size as number)) minIndex = i;
     if (maxIndex < 0 || size > (tail[maxIndex].sample_size as number)) maxIndex = i;
@@ -26,7 +30,7 @@ export function measurementCoverage(tail: readonly SpectralObservation[]): Measu
       ? 'not_supplied'
       : declared !== tail.length
         ? 'incomplete'
-        : distinct.size > 1
+        : variable
           ? 'variable'
           : 'constant_declared_count',
     declared_points: declared,

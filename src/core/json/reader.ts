@@ -21,7 +21,12 @@ export function parseStrictJson(input: Uint8Array | string, options: ParseOption
       throw new JsonSyntaxError('body is not valid UTF-8', 0);
     }
   }
-  return new Parser(text, options.maxDepth ?? 512).parseDocument();
+  // Pure ASCII bytes (as many characters as bytes) index exactly like the text.
+  const ascii =
+    typeof input !== 'string' && text.length === input.length
+      ? Buffer.from(input.buffer, input.byteOffset, input.length)
+      : null;
+  return new Parser(text, options.maxDepth ?? 512, ascii).parseDocument();
 }
 
 const enum Ch {
@@ -37,12 +42,17 @@ class Parser {
   private pos = 0;
   private depth = 0;
 
-  constructor(private readonly text: string, private readonly maxDepth: number) {}
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+    /** The input bytes when they are pure ASCII (positions equal text positions), else null. */
+    private readonly ascii: Buffer | null,
+  ) {}
 
   parseDocument(): unknown {
     this.skipWhitespace();
     const holder: unknown[] = [undefined];
-    this.parseValueInto(holder, 0);
+    this.parseValueInto(holder, 0, Place.Member);
     this.skipWhitespace();
     if (this.pos !== this.text.length) this.fail('unexpected data after the JSON value');
     const value = holder[0];
@@ -66,14 +76,19 @@ class Parser {
   }
 
   /** Parses one value and stores it at container[key], recording its number kind. */
-  private parseValueInto(container: object, key: Key): void {
+  private parseValueInto(container: object, key: Key, place: Place): void {
     const t = this.text;
     if (this.pos >= t.length) this.fail('unexpected end of input');
     const c = t.charCodeAt(this.pos);
     let value: unknown;
     switch (c) {
-      case Ch.LBrace: value = this.parseObject(); break;
-      case Ch.LBracket: value = this.parseArray(); break;
+      case Ch.LBrace:
+        value = this.parseObject(
+          place === Place.ColumnElement ? (key as number) : -1,
+          place === Place.Element || place === Place.ColumnElement,
+        );
+        break;
+      case Ch.LBracket: value = this.parseArray(place === Place.RecordMember); break;
       case Ch.Quote: value = this.parseString(); break;
       case 116: this.expectWord('true'); value = true; break;
       case 102: this.expectWord('false'); value = false; break;
@@ -122,7 +137,49 @@ class Parser {
     return key;
   }
 
-  private parseObject(): Record<string, unknown> {
+  // String members of arrays of records, by nesting depth, position in their object and the
+  // object's position in its array. Panels repeat the same clock texts in every member's
+  // records, so the record at the same index of the previous list usually holds the same
+  // text: a hit returns that very string, which later code compares by identity and reads
+  // as a flat string, instead of a fresh slice (a view into the whole body that is slower
+  // to read, hash and compare). Only lists held by an array element use it (a lone list has
+  // no previous list to match), and a column that mostly misses is given up, so unaligned
+  // input pays little.
+  private readonly columns: Column[][] = [];
+
+  private readColumnValue(depth: number, index: number, element: number): string {
+    const t = this.text;
+    let byIndex = this.columns[depth];
+    if (byIndex === undefined) this.columns[depth] = byIndex = [];
+    let column = byIndex[index];
+    if (column === undefined) byIndex[index] = column = { values: [], copied: [], hits: 0, misses: 0 };
+    if (column.misses > COLUMN_GIVE_UP && column.misses > column.hits) return this.parseString();
+    const start = this.pos + 1;
+    const guess = column.values[element];
+    if (guess !== undefined && t.charCodeAt(start + guess.length) === Ch.Quote && t.startsWith(guess, start)) {
+      // `guess` contains no quote or backslash (it was stored only when read verbatim).
+      const end = start + guess.length;
+      this.pos = end + 1;
+      // A text seen twice is likely to recur: store a flat copy from the bytes once.
+      column.hits++;
+      if (this.ascii === null || column.copied[element] === true) return guess;
+      column.copied[element] = true;
+      return (column.values[element] = this.ascii.toString('latin1', start, end));
+    }
+    if (guess !== undefined) column.misses++;
+    const value = this.parseString();
+    if (this.pos - start - 1 === value.length && element < MAX_COLUMN_LENGTH) {
+      column.values[element] = value;
+      column.copied[element] = false;
+    }
+    return value;
+  }
+
+  /**
+   * `element` is the object's index in a list whose string members go through the column
+   * cache, or -1; `listed` tells whether the object is an array element at all.
+   */
+  private parseObject(element: number, listed: boolean): Record<string, unknown> {
     this.enter();
     const t = this.text;
     const depth = this.depth;
@@ -148,7 +205,11 @@ class Parser {
       }
       this.pos++;
       this.skipWhitespace();
-      this.parseValueInto(obj, key);
+      if (element >= 0 && t.charCodeAt(this.pos) === Ch.Quote && key !== '__proto__') {
+        obj[key] = this.readColumnValue(depth, index, element);
+      } else {
+        this.parseValueInto(obj, key, listed ? Place.RecordMember : Place.Member);
+      }
       let c = t.charCodeAt(this.pos);
       if (c !== Ch.Comma && c !== Ch.RBrace) {
         this.skipWhitespace();
@@ -168,7 +229,8 @@ class Parser {
     return obj;
   }
 
-  private parseArray(): unknown[] {
+  /** `columns`: the array's records use the column cache (see `columns`). */
+  private parseArray(columns: boolean): unknown[] {
     this.enter();
     const t = this.text;
     const arr: unknown[] = [];
@@ -180,7 +242,7 @@ class Parser {
       return arr;
     }
     for (let i = 0; ; i++) {
-      this.parseValueInto(arr, i);
+      this.parseValueInto(arr, i, columns ? Place.ColumnElement : Place.Element);
       this.skipWhitespace();
       const c = t.charCodeAt(this.pos);
       if (c === Ch.Comma) {
@@ -345,6 +407,32 @@ class Parser {
     }
   }
 }
+
+interface Column {
+  values: string[];
+  /** Whether values[i] is already a flat copy made from the bytes. */
+  copied: boolean[];
+  /** Guesses that matched and that did not: a column that mostly misses is given up. */
+  hits: number;
+  misses: number;
+}
+
+const COLUMN_GIVE_UP = 256;
+
+/** Where a value sits; decides which lists of records use the column cache. */
+const enum Place {
+  /** The document, or a member of an object that is not an array element. */
+  Member,
+  /** An element of an array whose records do not use the column cache. */
+  Element,
+  /** An element of an array of records that uses the column cache. */
+  ColumnElement,
+  /** A member of an object that is itself an array element: sibling lists are likely. */
+  RecordMember,
+}
+
+// Remembered records per array: bounds the memory of the column cache.
+const MAX_COLUMN_LENGTH = 1 << 16;
 
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 

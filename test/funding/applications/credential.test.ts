@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeTestApp, type TestApp } from '../../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { makeTestApp } from '../../helpers/app.js';
 import { backends, sqliteBackend } from '../../helpers/storage.js';
 import { resolveCaller } from '../../../src/funding/applications/credential.js';
 import { isAppError } from '../../../src/core/errors.js';
-import { enrolled, movableClock } from './support.js';
+import { appOnBackend, enrolled } from './support.js';
 
 async function rejection(p: Promise<unknown>) {
   try {
@@ -17,20 +17,8 @@ async function rejection(p: Promise<unknown>) {
 
 for (const backend of backends) {
   describe(`resolving a Bearer key on ${backend.name}`, () => {
-    let t: TestApp | undefined;
-    let cleanup: (() => Promise<void>) | undefined;
-    afterEach(async () => {
-      await t?.close();
-      await cleanup?.();
-      t = undefined;
-    });
-    async function setup(start = '2026-01-01T10:00:00Z') {
-      const opened = await backend.open();
-      cleanup = opened.cleanup;
-      const clock = movableClock(start);
-      t = await makeTestApp({}, { storage: opened.storage, clock });
-      return { ctx: { storage: opened.storage, clock }, clock, app: t.app };
-    }
+    const open = appOnBackend(backend);
+    const setup = (start = '2026-01-01T10:00:00Z') => open(start);
 
     it('treats an absent or empty header as anonymous', async () => {
       const { ctx } = await setup();

@@ -1,34 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeTestApp, type TestApp } from '../../helpers/app.js';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../../helpers/storage.js';
-import type { Storage } from '../../../src/storage/storage.js';
 import { sha256Hex } from '../../../src/core/hash.js';
 import { resolveCaller } from '../../../src/funding/applications/credential.js';
 import { recordUsage } from '../../../src/funding/applications/measure.js';
 import { usageReport } from '../../../src/funding/applications/report.js';
 import { reclassify, ReclassifyError } from '../../../src/funding/applications/reclassify.js';
 import { applicationCounts } from '../../../src/funding/applications/counts.js';
-import { enrolled, movableClock, type MovableClock } from './support.js';
+import { appOnBackend, enrolled } from './support.js';
 
 const P1 = '20260901T115900.123456Z-3f9c2a7e5b6d4c1e8a0f9b2d7c6e5a41';
 const evidence = (doc: unknown) => Buffer.from(JSON.stringify(doc));
 
 for (const backend of backends) {
   describe(`reclassification on ${backend.name}`, () => {
-    let t: TestApp | undefined;
-    let cleanup: (() => Promise<void>) | undefined;
-    afterEach(async () => {
-      await t?.close();
-      await cleanup?.();
-      t = undefined;
-    });
-    async function setup() {
-      const opened = await backend.open();
-      cleanup = opened.cleanup;
-      const clock = movableClock('2026-09-01T09:00:00Z');
-      t = await makeTestApp({}, { storage: opened.storage, clock });
-      return { ctx: { storage: opened.storage, clock } as { storage: Storage; clock: MovableClock }, clock, app: t.app };
-    }
+    const open = appOnBackend(backend);
+    const setup = () => open('2026-09-01T09:00:00Z');
 
     it('external_verified needs evidence; with it, earlier completions keep their class and synthetic traffic stays synthetic', async () => {
       const { ctx, clock, app } = await setup();

@@ -1,32 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeTestApp, type TestApp } from '../../helpers/app.js';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../../helpers/storage.js';
-import type { Storage } from '../../../src/storage/storage.js';
 import { encodeCanonicalDocument } from '../../../src/core/json.js';
 import { isAppError } from '../../../src/core/errors.js';
 import { resolveCaller } from '../../../src/funding/applications/credential.js';
 import { recordUsage } from '../../../src/funding/applications/measure.js';
 import { usageReport } from '../../../src/funding/applications/report.js';
-import { enrolled, movableClock, type MovableClock } from './support.js';
+import { appOnBackend, enrolled } from './support.js';
 
 const P1 = '20260901T115900.123456Z-3f9c2a7e5b6d4c1e8a0f9b2d7c6e5a41';
 
 for (const backend of backends) {
   describe(`usage report on ${backend.name}`, () => {
-    let t: TestApp | undefined;
-    let cleanup: (() => Promise<void>) | undefined;
-    afterEach(async () => {
-      await t?.close();
-      await cleanup?.();
-      t = undefined;
-    });
-    async function setup(start: string) {
-      const opened = await backend.open();
-      cleanup = opened.cleanup;
-      const clock = movableClock(start);
-      t = await makeTestApp({}, { storage: opened.storage, clock });
-      return { ctx: { storage: opened.storage, clock } as { storage: Storage; clock: MovableClock }, clock, app: t.app };
-    }
+    const setup = appOnBackend(backend);
 
     it('has the documented shape, fixed strings and null organisation counts', async () => {
       const { ctx } = await setup('2026-09-01T10:00:00Z');

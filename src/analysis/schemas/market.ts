@@ -1,6 +1,6 @@
 // Request body of POST /v1/market/assess (market_assessment).
-import { array, clock, integer, number, object, type StaticOf } from './build.js';
-import { MAX_SERIES, SeriesSchema } from './series.js';
+import { integer, number, object, type StaticOf } from './build.js';
+import { panelRequest } from './series.js';
 
 export const MarketPolicySchema = object({
   baseline_points: integer({ minimum: 10, maximum: 256, default: 30 }),
@@ -10,13 +10,6 @@ export const MarketPolicySchema = object({
   coverage_drop_fraction: number({ minimum: 0, maximum: 1, default: 0.2 }),
 });
 
-export const MarketRequestSchema = object(
-  {
-    series: array(SeriesSchema, 0, MAX_SERIES),
-    as_of: clock(),
-    policy: MarketPolicySchema,
-  },
-  ['series', 'as_of'],
-);
+export const MarketRequestSchema = panelRequest(MarketPolicySchema);
 
 export type MarketRequestInput = StaticOf<typeof MarketRequestSchema>;

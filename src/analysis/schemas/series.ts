@@ -1,5 +1,5 @@
 // The series object shared by market_assessment and spectral_assessment.
-import { array, clock, literalSet, nullableNumber, number, object, string, type StaticOf } from './build.js';
+import { array, clock, literalSet, nullableNumber, number, object, string, type Schema, type StaticOf } from './build.js';
 
 export const MAX_SERIES = 32;
 export const MAX_OBSERVATIONS_PER_SERIES = 2048;
@@ -41,3 +41,8 @@ export const SeriesSchema = object(
 );
 
 export type SeriesInput = StaticOf<typeof SeriesSchema>;
+
+/** A panel request (market and spectral share it): series, an explicit clock, an optional policy. */
+export function panelRequest<P extends Schema<unknown>>(policy: P) {
+  return object({ series: array(SeriesSchema, 0, MAX_SERIES), as_of: clock(), policy }, ['series', 'as_of']);
+}

@@ -1,6 +1,6 @@
 // Request body of POST /v1/spectral/assess (spectral_assessment).
-import { array, clock, integer, object, type StaticOf } from './build.js';
-import { MAX_SERIES, SeriesSchema } from './series.js';
+import { integer, object, type StaticOf } from './build.js';
+import { panelRequest } from './series.js';
 
 export const MAX_SPECTRAL_WINDOWS = 8;
 export const MAX_SPECTRAL_WINDOW_POINTS = 512;
@@ -11,13 +11,6 @@ export const SpectralPolicySchema = object({
   max_windows: integer({ minimum: 1, maximum: MAX_SPECTRAL_WINDOWS, default: 4 }),
 });
 
-export const SpectralRequestSchema = object(
-  {
-    series: array(SeriesSchema, 0, MAX_SERIES),
-    as_of: clock(),
-    policy: SpectralPolicySchema,
-  },
-  ['series', 'as_of'],
-);
+export const SpectralRequestSchema = panelRequest(SpectralPolicySchema);
 
 export type SpectralRequestInput = StaticOf<typeof SpectralRequestSchema>;

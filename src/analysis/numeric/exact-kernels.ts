@@ -57,7 +57,11 @@ export function sumExact(values: ArrayLike<number>, start: number, length: numbe
   return fallback.value();
 }
 
-/** fsum(a[aOff+i] * b[bOff+i] for i in range(length)), products rounded first, bit-identical. */
+/**
+ * fsum(a[aOff+i] * b[bOff+i] for i in range(length)), products rounded first, bit-identical.
+ * The loop repeats `sumExact`'s on purpose: forming each product in place avoids a temporary
+ * array in the innermost loop of every correlation.
+ */
 export function dotExact(a: ArrayLike<number>, aOff: number, b: ArrayLike<number>, bOff: number, length: number): number {
   let s = 0;
   let c = 0;

@@ -12,8 +12,8 @@
 import { AppError, type ErrorDefinition } from '../core/errors.js';
 import { isFloatToken, pyFloatRepr } from '../core/json.js';
 import { codePointLength, loneSurrogateIndex } from '../core/strings.js';
+import { isUtcTimestamp } from '../core/time.js';
 import { AnalysisErrors } from './errors.js';
-import { isUtcClock } from './utc-clock.js';
 
 type Segment = string | number;
 
@@ -175,7 +175,7 @@ function compileStringRules(schema: JsonSchema, state: Compiler): (s: string) =>
   // clock that passes the format test needs no length count.
   const clockFirst = isClock && min <= 20 && max >= 32;
   return (s) => {
-    if (clockFirst && isUtcClock(s)) return undefined;
+    if (clockFirst && isUtcTimestamp(s)) return undefined;
     let length = s.length;
     // Without surrogate units, code points and UTF-16 units coincide.
     if (SURROGATE.test(s)) {
@@ -183,7 +183,7 @@ function compileStringRules(schema: JsonSchema, state: Compiler): (s: string) =>
       if (loneSurrogateIndex(s) !== -1) state.sawLoneSurrogate = true;
     }
     if (length < min || length > max) return fail(lengthText);
-    if (isClock && !isUtcClock(s)) return fail(CLOCK_TEXT);
+    if (isClock && !isUtcTimestamp(s)) return fail(CLOCK_TEXT);
     return undefined;
   };
 }

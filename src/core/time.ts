@@ -68,20 +68,25 @@ function twoDigits(text: string, i: number): number {
   return a < 0 || b < 0 ? -1 : a * 10 + b;
 }
 
+// Fields of the clock `scanUtcTimestamp` read last. Module slots rather than a returned
+// object: validation checks some 130 000 clocks per large request and needs neither an
+// allocation nor the epoch arithmetic.
+const scanned = { y: 0, mo: 0, d: 0, h: 0, mi: 0, sec: 0, micros: 0 };
+
 /**
- * Parses the strict UTC clock accepted by the analysis operations; null when the text is
- * not exactly `YYYY-MM-DDTHH:MM:SS[.f{1,6}](Z|+00:00)` naming a real instant. Read by
- * character codes: a large request carries some 100 000 of these.
+ * Reads the strict UTC clock accepted by the analysis operations,
+ * `YYYY-MM-DDTHH:MM:SS[.f{1,6}](Z|+00:00)` naming a real instant, by character codes.
+ * Returns whether it is one; its fields are then in `scanned`.
  */
-export function parseUtcTimestamp(text: string): Instant | null {
+function scanUtcTimestamp(text: string): boolean {
   const n = text.length;
-  if (n < 20 || n > 32) return null;
+  if (n < 20 || n > 32) return false;
   if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 ||
-      text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return null;
+      text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return false;
   const y1 = twoDigits(text, 0), y2 = twoDigits(text, 2);
   const mo = twoDigits(text, 5), d = twoDigits(text, 8);
   const h = twoDigits(text, 11), mi = twoDigits(text, 14), sec = twoDigits(text, 17);
-  if (y1 < 0 || y2 < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || sec < 0) return null;
+  if (y1 < 0 || y2 < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || sec < 0) return false;
   let p = 19;
   let micros = 0;
   if (text.charCodeAt(p) === 46) {
@@ -96,21 +101,34 @@ export function parseUtcTimestamp(text: string): Instant | null {
       p++;
     }
     const fracLen = p - fracStart;
-    if (fracLen < 1 || fracLen > 6) return null;
+    if (fracLen < 1 || fracLen > 6) return false;
   }
   const rest = n - p;
   if (rest === 1) {
-    if (text.charCodeAt(p) !== 90) return null; // 'Z'
+    if (text.charCodeAt(p) !== 90) return false; // 'Z'
   } else if (rest === 6) {
     if (text.charCodeAt(p) !== 43 || text.charCodeAt(p + 1) !== 48 || text.charCodeAt(p + 2) !== 48 ||
-        text.charCodeAt(p + 3) !== 58 || text.charCodeAt(p + 4) !== 48 || text.charCodeAt(p + 5) !== 48) return null;
+        text.charCodeAt(p + 3) !== 58 || text.charCodeAt(p + 4) !== 48 || text.charCodeAt(p + 5) !== 48) return false;
   } else {
-    return null;
+    return false;
   }
   const y = y1 * 100 + y2;
-  if (!validCalendar(y, mo, d, h, mi, sec)) return null;
-  const seconds = daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
-  return BigInt(seconds) * MICROS_PER_SECOND + BigInt(Math.round(micros));
+  if (!validCalendar(y, mo, d, h, mi, sec)) return false;
+  scanned.y = y; scanned.mo = mo; scanned.d = d; scanned.h = h; scanned.mi = mi; scanned.sec = sec;
+  scanned.micros = Math.round(micros);
+  return true;
+}
+
+/** Whether the text is a strict UTC clock (what `parseUtcTimestamp` accepts), without building it. */
+export function isUtcTimestamp(text: string): boolean {
+  return scanUtcTimestamp(text);
+}
+
+/** Parses the strict UTC clock of the analysis operations; null when it is not one. */
+export function parseUtcTimestamp(text: string): Instant | null {
+  if (!scanUtcTimestamp(text)) return null;
+  const { y, mo, d, h, mi, sec, micros } = scanned;
+  return BigInt(daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec) * MICROS_PER_SECOND + BigInt(micros);
 }
 
 /**

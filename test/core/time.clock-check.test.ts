@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseUtcTimestamp } from '../../src/core/time.js';
-import { isUtcClock } from '../../src/analysis/utc-clock.js';
+import { isUtcTimestamp, parseUtcTimestamp } from '../../src/core/time.js';
 
 const digits = (n: number) => fc.array(fc.constantFrom(...'0123456789'), { minLength: n, maxLength: n }).map((d) => d.join(''));
 
@@ -32,16 +31,16 @@ const plausible = fc
     return `${p(y, 4)}-${p(mo)}-${p(d)}T${p(h)}:${p(mi)}:${p(s)}${frac === undefined ? '' : '.' + frac}${zone}`;
   });
 
-describe('isUtcClock', () => {
+describe('isUtcTimestamp (the validator\'s clock check)', () => {
   it('accepts exactly what parseUtcTimestamp accepts (clock-shaped text)', () => {
     fc.assert(fc.property(fc.oneof(clockLike, plausible), (text) => {
-      expect(isUtcClock(text)).toBe(parseUtcTimestamp(text) !== null);
+      expect(isUtcTimestamp(text)).toBe(parseUtcTimestamp(text) !== null);
     }), { numRuns: 5000 });
   });
 
   it('accepts exactly what parseUtcTimestamp accepts (arbitrary text)', () => {
     fc.assert(fc.property(fc.string({ maxLength: 40 }), (text) => {
-      expect(isUtcClock(text)).toBe(parseUtcTimestamp(text) !== null);
+      expect(isUtcTimestamp(text)).toBe(parseUtcTimestamp(text) !== null);
     }), { numRuns: 2000 });
   });
 
@@ -49,7 +48,7 @@ describe('isUtcClock', () => {
     ['2024-02-29T00:00:00Z', true], ['2023-02-29T00:00:00Z', false], ['2000-02-29T00:00:00Z', true], ['1900-02-29T00:00:00Z', false],
     ['2026-04-30T00:00:00Z', true], ['2026-04-31T00:00:00Z', false], ['2026-12-31T23:59:59.999999+00:00', true],
   ])('%s → %s', (text, ok) => {
-    expect(isUtcClock(text)).toBe(ok);
+    expect(isUtcTimestamp(text)).toBe(ok);
     expect(parseUtcTimestamp(text) !== null).toBe(ok);
   });
 
@@ -62,6 +61,6 @@ describe('isUtcClock', () => {
       expect(parseUtcTimestamp(`2026-10-08T09:00:00.${frac}Z`)! - base).toBe(micros);
       expect(parseUtcTimestamp(`2026-10-08T09:00:00.${frac}+00:00`)! - base).toBe(micros);
     }
-    expect(isUtcClock('2026-10-08T09:00:00.1234567Z')).toBe(false);
+    expect(isUtcTimestamp('2026-10-08T09:00:00.1234567Z')).toBe(false);
   });
 });

@@ -208,18 +208,6 @@ export function formatInstantCompact(i: Instant): string {
   return `${date.replaceAll('-', '')}T${time.replaceAll(':', '')}.${pad(micros, 6)}Z`;
 }
 
-export function instantFromDate(d: Date): Instant {
-  return BigInt(d.getTime()) * 1000n;
-}
-
-export function instantFromMillis(ms: number): Instant {
-  return BigInt(Math.trunc(ms)) * 1000n;
-}
-
-export function instantToMillis(i: Instant): number {
-  return Number(i / 1000n);
-}
-
 /**
  * Wall clock now, in microseconds. `Date` stops at milliseconds; the microsecond digits
  * come from the high-resolution clock, so instants taken in one millisecond still differ.
@@ -227,10 +215,6 @@ export function instantToMillis(i: Instant): number {
 export function nowInstant(): Instant {
   const sub = process.hrtime.bigint() / 1000n % 1000n;
   return BigInt(Date.now()) * 1000n + sub;
-}
-
-export function addSeconds(i: Instant, seconds: number): Instant {
-  return i + BigInt(Math.round(seconds * 1e6));
 }
 
 /** Days since the epoch for a strict `YYYY-MM-DD` calendar date, or null. */

@@ -196,6 +196,53 @@ describe('series request digest', () => {
     }
   });
 
+  it('equals the generic digest for panels that share a clock grid with deviations (property)', () => {
+    // The writer remembers each position's clock bytes from the series before; series that
+    // keep, change or drop a clock, available_at or sample_size at a position must not
+    // inherit the remembered bytes.
+    const deviation = fc.record({
+      ownClock: fc.boolean(),
+      available: fc.constantFrom('grid', 'own', 'absent'),
+      sampled: fc.boolean(),
+      value: fc.option(numberText, { nil: 'null' }),
+      sampleSize: fc.option(positiveNumberText, { nil: 'null' }),
+    });
+    const panel = fc.record({
+      grid: fc.array(clockText, { minLength: 1, maxLength: 6 }),
+      series: fc.array(fc.array(deviation, { maxLength: 7 }), { minLength: 1, maxLength: 5 }),
+      other: clockText,
+    });
+    fc.assert(
+      fc.property(panel, ({ grid, series, other }) => {
+        const seriesTexts = series.map((points, s) => {
+          const observations = points.map((d, i) => {
+            const clock = grid[i % grid.length];
+            const members: string[] = [`"observed_at":${d.ownClock ? other : clock}`, `"value":${d.value}`];
+            if (d.available !== 'absent') members.push(`"available_at":${d.available === 'own' ? other : clock}`);
+            if (d.sampled) members.push(`"sample_size":${d.sampleSize}`);
+            return `{${members.join(',')}}`;
+          });
+          return `{"id":"s${s}","kind":"rate","unit":"%","source":{"id":"x","rights":"permitted"},"max_age_seconds":60,"observations":[${observations.join(',')}]}`;
+        });
+        const request = parseStrictJson(`{"series":[${seriesTexts.join(',')}],"as_of":${grid[0]}}`) as Request;
+        marketValidator.assert(request);
+        expect(seriesRequestSha256(request)).toBe(genericSha256(request));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('equals the generic digest for a large panel whose series do not share clocks', () => {
+    const body = seriesRequest({ series: 8, points: 2048, allFields: true });
+    for (const [k, s] of body.series.entries()) {
+      for (const o of s.observations as Record<string, string>[]) {
+        o.observed_at = new Date(Date.parse(o.observed_at) + k * 60_000).toISOString();
+      }
+    }
+    const request = parseStrictJson(JSON.stringify(body)) as Request;
+    expect(seriesRequestSha256(request)).toBe(genericSha256(request));
+  });
+
   it('matches the digest Python computes for a request with every spelling that matters', () => {
     // hashlib.sha256(json.dumps(json.loads(TEXT), sort_keys=True, separators=(",", ":"),
     // ensure_ascii=False).encode()).hexdigest(), computed with CPython 3.

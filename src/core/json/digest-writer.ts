@@ -12,7 +12,8 @@ import { ByteSink } from './sink.js';
 
 export class DigestJsonWriter {
   private readonly hash: Hash = createHash('sha256');
-  private readonly sink = new ByteSink(this.hash);
+  /** For callers that write tokens in place (see `ByteSink.room` and put.ts). */
+  readonly sink = new ByteSink(this.hash);
   private readonly encoder = new Encoder(DIGEST, this.sink);
 
   /** Pre-encoded UTF-8 the caller vouches for: punctuation and `"key":` prefixes. */

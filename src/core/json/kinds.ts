@@ -10,6 +10,14 @@ export const FLOAT = 0;
 export type NumberKind = typeof FLOAT | string;
 export const numberKinds = new WeakMap<object, Map<Key, NumberKind>>();
 
+/**
+ * Whether some number directly in `container` has a side-table entry: without one, every
+ * integral number there was an integer token within ±2^53 and prints as plain digits.
+ */
+export function hasNumberKinds(container: object): boolean {
+  return numberKinds.has(container);
+}
+
 function kindsOf(container: object): Map<Key, NumberKind> {
   let map = numberKinds.get(container);
   if (!map) numberKinds.set(container, (map = new Map()));

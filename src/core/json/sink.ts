@@ -1,6 +1,7 @@
 // The byte buffer every encoder writes into, with direct writers for the number forms
 // that dominate large documents.
 import { floatText, formatInteger } from './format.js';
+import { MAX_FAST_NUMBER_BYTES, putPlainQuoted, putSixDecimalFloat, putSmallInteger } from './put.js';
 
 // Output goes into a growing byte buffer (or straight into a hash), not into a string
 // built by concatenation: an 8 MB request digest would otherwise create millions of
@@ -59,90 +60,46 @@ export class ByteSink {
    * (no escaping needed in any layout); returns false, writing nothing, otherwise.
    */
   plainQuoted(text: string): boolean {
-    const n = text.length;
-    this.reserve(n + 2);
-    const buf = this.buf;
-    let len = this.len;
-    buf[len++] = 0x22;
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
-      buf[len++] = c;
-    }
-    buf[len++] = 0x22;
-    this.len = len;
+    this.reserve(text.length + 2);
+    const end = putPlainQuoted(this.buf, this.len, text);
+    if (end < 0) return false;
+    this.len = end;
     return true;
-  }
-
-  /**
-   * A non-negative integer below 2^31, zero-padded to `width` digits (at least as many as
-   * it has), written without building a string.
-   */
-  private digits(value: number, width: number): void {
-    this.reserve(width);
-    const buf = this.buf;
-    let p = this.len + width;
-    this.len = p;
-    for (let i = 0; i < width; i++) {
-      const q = (value / 10) | 0;
-      buf[--p] = 0x30 + value - q * 10;
-      value = q;
-    }
-  }
-
-  private static digitCount(value: number): number {
-    let width = 1;
-    while (value >= 10 && width < 10) {
-      value = (value / 10) | 0;
-      width++;
-    }
-    return width;
   }
 
   /** `formatInteger(n)` for an integral `n`; small values skip the string round trip. */
   integer(n: number): void {
     if (n > -2147483648 && n < 2147483648) {
-      if (n < 0) {
-        this.byte(0x2d);
-        n = -n;
-      }
-      // -0 lands here as 0 and prints `0`, as formatInteger does.
-      this.digits(n, ByteSink.digitCount(n));
+      this.reserve(11);
+      this.len = putSmallInteger(this.buf, this.len, n);
       return;
     }
     this.ascii(formatInteger(n));
   }
 
-  /**
-   * `floatText(n)`: Python's repr of a float. Decimals with at most six fractional digits
-   * (the bulk of market data) are written digit by digit — the same test and the same
-   * text as floatText's fast path, without its intermediate strings.
-   */
+  /** `floatText(n)`: Python's repr of a float, common decimals without intermediate strings. */
   float(n: number): void {
-    const a = n < 0 ? -n : n;
-    if (a >= 1e-4 && a < 1e9) {
-      const scaled = Math.round(a * 1e6);
-      if (scaled / 1e6 === a) {
-        // `scaled` is an integer below 1e15, so % and the division below are exact.
-        let fraction = scaled % 1e6;
-        const whole = (scaled - fraction) / 1e6;
-        if (n < 0) this.byte(0x2d);
-        this.digits(whole, ByteSink.digitCount(whole));
-        this.byte(0x2e);
-        // Six fractional digits without their trailing zeros, at least one digit.
-        let width = 6;
-        if (fraction === 0) width = 1;
-        else {
-          while (fraction % 10 === 0) {
-            fraction /= 10;
-            width--;
-          }
-        }
-        this.digits(fraction, width);
-        return;
-      }
-    }
-    this.ascii(floatText(n));
+    this.reserve(MAX_FAST_NUMBER_BYTES);
+    const end = putSixDecimalFloat(this.buf, this.len, n);
+    if (end >= 0) this.len = end;
+    else this.ascii(floatText(n));
+  }
+
+  /**
+   * Room for `bytes` more bytes at `position`, for callers that write tokens with the
+   * positional writers of put.ts and then move the position with `advanceTo`.
+   */
+  room(bytes: number): Buffer {
+    this.reserve(bytes);
+    return this.buf;
+  }
+
+  get position(): number {
+    return this.len;
+  }
+
+  advanceTo(position: number): void {
+    this.len = position;
   }
 
   bytes(data: Uint8Array): void {

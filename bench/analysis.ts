@@ -1,6 +1,7 @@
 // Analysis benchmark: per operation and input size, the median and p90 of
 //   validate — the request schema check on the parsed body,
 //   compute  — the domain function alone on the parsed, validated body,
+//   digest   — of which request_sha256 (market, spectral: canonical JSON of the 7 MB body),
 //   encode   — Python-compatible serialisation of the result,
 //   http     — a real POST over 127.0.0.1 (undici) to a server listening in a child
 //              process (default configuration): body upload, strict JSON parse,
@@ -18,6 +19,7 @@ import { assessMarket } from '../src/analysis/market.js';
 import { triageNarrative } from '../src/analysis/narrative/triage.js';
 import { assessSpectral } from '../src/analysis/spectral.js';
 import { dysonReference } from '../src/analysis/dyson.js';
+import { seriesRequestSha256 } from '../src/analysis/request-digest.js';
 import { narrativeRequest, seriesRequest } from '../test/helpers/analysis-requests.js';
 
 interface Case {
@@ -27,17 +29,40 @@ interface Case {
   body: unknown;
   schema: object;
   run(parsed: unknown): unknown;
+  digest?(parsed: unknown): unknown;
+}
+
+const digestOf = (b: unknown) => seriesRequestSha256(b as never);
+
+/**
+ * The generated panels share one clock grid, as aligned market data does (and as the
+ * spectral panel needs). This variant moves each series' clocks by its own offset, so no
+ * two series share a timestamp text: the worst case for the caches keyed by position.
+ */
+function unaligned(body: { series: Record<string, unknown>[]; as_of: string }) {
+  const shift = (text: unknown, minutes: number) => new Date(Date.parse(text as string) + minutes * 60_000).toISOString().replace('.000Z', 'Z');
+  for (const [k, s] of body.series.entries()) {
+    for (const o of s.observations as Record<string, unknown>[]) {
+      o.observed_at = shift(o.observed_at, k);
+      if (o.available_at !== undefined) o.available_at = shift(o.available_at, k);
+    }
+  }
+  return body;
 }
 
 function cases(): Case[] {
-  const market = (size: string, series: number, points: number): Case => ({
-    op: 'market', size: `${size} ${series}×${points}`, path: '/v1/market/assess', body: seriesRequest({ series, points, allFields: true }),
-    schema: MarketRequestSchema, run: (b) => assessMarket(b as never),
-  });
+  const market = (size: string, series: number, points: number, shifted = false): Case => {
+    const body = seriesRequest({ series, points, allFields: true });
+    return {
+      op: 'market', size: `${size} ${series}×${points}${shifted ? ' unaligned' : ''}`, path: '/v1/market/assess',
+      body: shifted ? unaligned(body) : body,
+      schema: MarketRequestSchema, run: (b) => assessMarket(b as never), digest: digestOf,
+    };
+  };
   const spectral = (size: string, series: number, points: number, policy?: object): Case => ({
     op: 'spectral', size: `${size} ${series}×${points}${policy ? ' 512×8' : ''}`, path: '/v1/spectral/assess',
     body: { ...seriesRequest({ series, points, allFields: true }), ...(policy ? { policy } : {}) },
-    schema: SpectralRequestSchema, run: (b) => assessSpectral(b as never, b),
+    schema: SpectralRequestSchema, run: (b) => assessSpectral(b as never, b), digest: digestOf,
   });
   const narrative = (size: string, events: number, titleLength: number): Case => ({
     op: 'narrative', size: `${size} ${events}×${titleLength}ch`, path: '/v1/narrative/triage', body: narrativeRequest({ events, titleLength }),
@@ -48,7 +73,7 @@ function cases(): Case[] {
     schema: DysonRequestSchema, run: (b) => dysonReference(b as never),
   });
   return [
-    market('small', 2, 64), market('medium', 8, 512), market('max', 32, 2048),
+    market('small', 2, 64), market('medium', 8, 512), market('max', 32, 2048), market('max', 32, 2048, true),
     spectral('small', 4, 121), spectral('medium', 8, 512), spectral('max', 32, 2048),
     spectral('max', 32, 2048, { window_points: 512, step_points: 192, max_windows: 8 }),
     narrative('small', 10, 80), narrative('medium', 100, 300), narrative('max', 500, 2000),
@@ -104,7 +129,7 @@ export default async function run(args: string[]): Promise<void> {
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 1 });
 
   console.log(`node ${process.version}, ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}; times in ms (p50 / p90)`);
-  const header = ['operation', 'input', 'request', 'response', 'validate', 'compute', 'encode', 'http end-to-end'];
+  const header = ['operation', 'input', 'request', 'response', 'validate', 'compute', 'of which digest', 'encode', 'http end-to-end'];
   const rows: string[][] = [header];
   try {
     for (const c of cases()) {
@@ -117,6 +142,7 @@ export default async function run(args: string[]): Promise<void> {
       const validate = summary(timeIt(n, 3, () => validator.assert(parsed)));
       let result: unknown;
       const compute = summary(timeIt(n, 3, () => (result = c.run(parsed))));
+      const digest = c.digest ? summary(timeIt(n, 3, () => c.digest?.(parsed))) : undefined;
       let encoded = '';
       const encode = summary(timeIt(n, 3, () => (encoded = encodePythonBody(result))));
 
@@ -140,7 +166,7 @@ export default async function run(args: string[]): Promise<void> {
       if (Buffer.byteLength(encoded) !== responseBytes) throw new Error(`${c.op} ${c.size}: HTTP body differs in size from the direct encoding`);
       const http = summary(samples);
       const pair = (s: { p50: number; p90: number }) => `${ms(s.p50)} / ${ms(s.p90)}`;
-      rows.push([c.op, c.size, mb(bytes.length), mb(responseBytes), pair(validate), pair(compute), pair(encode), pair(http)]);
+      rows.push([c.op, c.size, mb(bytes.length), mb(responseBytes), pair(validate), pair(compute), digest ? pair(digest) : '-', pair(encode), pair(http)]);
       console.log(rows[rows.length - 1].join('  '));
     }
   } finally {

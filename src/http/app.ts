@@ -101,7 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-content-type-options', 'nosniff');
   });
 
-  app.setErrorHandler((error, request, reply) => sendError(reply, shapeForPath(request.url.split('?')[0]), error));
+  const sample = config.mode === 'sample';
+  app.setErrorHandler((error, request, reply) => sendError(reply, shapeForPath(request.url.split('?')[0]), error, sample));
 
   app.setNotFoundHandler((request, reply) => {
     const path = (request.raw.url ?? '/').split('?')[0];
@@ -113,12 +114,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return reply
         .code(405)
         .header('content-type', 'application/json; charset=utf-8')
-        .send(JSON.stringify(errorBody(shape, { code: CoreErrors.method_not_allowed.code, message: `this path accepts ${allow.join(', ')}` })));
+        .send(JSON.stringify(errorBody(shape, { code: CoreErrors.method_not_allowed.code, message: `this path accepts ${allow.join(', ')}` }, sample)));
     }
     return reply
       .code(404)
       .header('content-type', 'application/json; charset=utf-8')
-      .send(JSON.stringify(errorBody(shape, { code: CoreErrors.route_not_found.code, message: 'route not found' })));
+      .send(JSON.stringify(errorBody(shape, { code: CoreErrors.route_not_found.code, message: 'route not found' }, sample)));
   });
 
   if (config.maxEventLoopDelay > 0) {
@@ -135,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           .send(JSON.stringify(errorBody(shapeForPath(request.url), {
             code: CoreErrors.overloaded.code,
             message: `the service is saturated (${type} ${typeof value === 'number' ? Math.round(value) : value}); retry shortly`,
-          })));
+          }, sample)));
       },
     });
   }
@@ -162,7 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const mount of ['', group.prefix]) {
       await app.register(
         async (scope) => {
-          scope.setErrorHandler(groupErrorHandler(group.shape));
+          scope.setErrorHandler(groupErrorHandler(group.shape, sample));
           await scope.register(group.plugin, { deps, mountedAt: mount, hideFromDocs: mount !== '' });
         },
         { prefix: mount },

@@ -14,8 +14,12 @@ export interface ErrorBodyInput {
   path?: string;
 }
 
-/** The body for one error in the shape a group's clients expect. */
-export function errorBody(shape: ErrorShape, input: ErrorBodyInput): Record<string, unknown> {
+/**
+ * The body for one error in the shape a group's clients expect. `sample`: the instance
+ * serves bundled documents (README "Modes"), so evidence-shaped bodies say so as its other
+ * responses do; analysis bodies keep the upstream shape (they never involve bundled data).
+ */
+export function errorBody(shape: ErrorShape, input: ErrorBodyInput, sample = false): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (shape === 'analysis') body.error = input.message;
   else if (shape === 'evidence') body.detail = input.message;
@@ -26,6 +30,7 @@ export function errorBody(shape: ErrorShape, input: ErrorBodyInput): Record<stri
   }
   body.code = input.code;
   if (input.path !== undefined) body.path = input.path;
+  if (sample && shape !== 'analysis') body.sample = true;
   return body;
 }
 
@@ -86,19 +91,19 @@ export function resolveError(error: unknown): ResolvedError {
   return { status: 500, code: CoreErrors.internal_error.code, message: 'internal error; the failure has been logged', headers: {}, unexpected: true };
 }
 
-export function sendError(reply: FastifyReply, shape: ErrorShape, error: unknown): FastifyReply {
+export function sendError(reply: FastifyReply, shape: ErrorShape, error: unknown, sample = false): FastifyReply {
   const resolved = resolveError(error);
   if (resolved.unexpected) reply.log.error({ err: error }, 'unexpected failure while handling a request');
   for (const [name, value] of Object.entries(resolved.headers)) reply.header(name, value);
   return reply
     .code(resolved.status)
     .header('content-type', 'application/json; charset=utf-8')
-    .send(JSON.stringify(errorBody(shape, resolved)));
+    .send(JSON.stringify(errorBody(shape, resolved, sample)));
 }
 
 /** An error handler for one group's scope. */
-export function groupErrorHandler(shape: ErrorShape) {
-  return (error: unknown, _request: FastifyRequest, reply: FastifyReply) => sendError(reply, shape, error);
+export function groupErrorHandler(shape: ErrorShape, sample = false) {
+  return (error: unknown, _request: FastifyRequest, reply: FastifyReply) => sendError(reply, shape, error, sample);
 }
 
 export { AppError };

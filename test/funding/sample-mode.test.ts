@@ -63,6 +63,20 @@ describe('sample mode', () => {
     expect(again).toMatchObject({ sample_day: 'day-1', outcome: 'packet_created', review_asof: '2026-11-18' });
   });
 
+  it('marks evidence error bodies "sample": true, and leaves analysis error bodies in their upstream shape', async () => {
+    await capture();
+    for (const url of ['/v1/funding/history?limit=0', '/packets/pkt_nothing/review.json', '/v1/no-such-route']) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.headers['x-evidence-mode']).toBe('sample');
+      expect(res.json()).toMatchObject({ code: expect.any(String), sample: true });
+    }
+    const analysis = await t.app.inject({ method: 'POST', url: '/v1/market/assess', payload: { series: [] } });
+    expect(analysis.statusCode).toBe(422);
+    expect(analysis.headers['x-evidence-mode']).toBe('sample');
+    expect(Object.keys(analysis.json())).toEqual(['error', 'code', 'path']);
+  });
+
   it('never serves a sample packet as live evidence', async () => {
     await capture();
     const live = await makeTestApp({ maxEventLoopDelay: 0 }, { clock, storage: t.storage });

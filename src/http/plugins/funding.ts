@@ -145,7 +145,7 @@ const HistoryResponse = Type.Object({
   sample: SampleFlag,
 });
 
-const Problem = Type.Object({ detail: Type.String(), code: Type.String(), path: Type.Optional(Type.String()) });
+const Problem = Type.Object({ detail: Type.String(), code: Type.String(), path: Type.Optional(Type.String()), sample: SampleFlag });
 const NotModified = Type.Null({ description: 'Not Modified: the If-None-Match tag names this representation.' });
 
 function responses(ok: TSchema, statuses: number[]): Record<number, TSchema> {

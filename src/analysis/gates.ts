@@ -8,8 +8,11 @@
 // gate is deliberately not here.
 import { AppError } from '../core/errors.js';
 import { compareCodePoints } from '../core/strings.js';
-import { type Instant, parseUtcTimestamp, secondsBetween } from '../core/time.js';
+import { type Instant, secondsBetween } from '../core/time.js';
+import { type ClockColumn, InstantParser } from './clock-parser.js';
 import { AnalysisErrors } from './errors.js';
+
+export { ClockColumn, InstantParser } from './clock-parser.js';
 
 export interface GateObservation {
   observed_at: string;
@@ -50,10 +53,10 @@ export type GateWarning =
  *   available, availability before observation, stale, latest value missing). Non-empty
  *   means the series must not be analysed.
  * - `warnings`: the gate warnings in append order (callers may append their own later).
- * - `observedInstants`: parsed `observed_at` of every observation, input order.
+ * - `observed`: parsed `observed_at` of every observation, input order.
  * - `observedKeys`: the same instants as exact doubles (microseconds), usable for fast
  *   comparisons, or null when some instant lies beyond ±2^53 µs (years before ~1685 or
- *   after ~2255) — then use `observedInstants`.
+ *   after ~2255) — then use the instants of `observed`.
  * - `tailStart` / `tail`: the contiguous tail is `observations.slice(tailStart)`.
  * - `gapIndices`: indices i where the step from i-1 to i exceeds `max_gap_seconds`.
  * - `missingPoints`: number of null values in the whole series.
@@ -64,7 +67,7 @@ export type GateWarning =
 export interface SeriesGateResult {
   issues: GateIssue[];
   warnings: string[];
-  observedInstants: Instant[];
+  observed: ClockColumn;
   observedKeys: Float64Array | null;
   tailStart: number;
   tail: GateObservation[];
@@ -77,117 +80,6 @@ export interface SeriesGateResult {
 }
 
 const SAFE_MICROS = 9007199254740992n; // 2^53
-
-type FieldReader = (observation: object) => string | undefined;
-
-// A keyed read `o[field]` whose name changes between calls goes megamorphic; one
-// closure per clock field keeps each read a plain monomorphic property load.
-const FIELD_READERS: Record<string, FieldReader> = {
-  observed_at: (o) => (o as { observed_at?: string }).observed_at,
-  available_at: (o) => (o as { available_at?: string }).available_at,
-};
-
-function fieldReader(field: string): FieldReader {
-  return Object.hasOwn(FIELD_READERS, field)
-    ? FIELD_READERS[field]
-    : (o) => (o as Record<string, unknown>)[field] as string | undefined;
-}
-
-interface ClockMemo {
-  observations: readonly object[];
-  instants: (Instant | undefined)[];
-  keys: Float64Array;
-}
-
-/**
- * Memoising clock parser. Panels usually repeat the same timestamp strings across
- * members, and parsing is the dominant cost of gating a large request: `parseField`
- * first compares each string with the one at the same position of the previous series
- * (cheap, and a hit for aligned panels), then falls back to a map of every text seen.
- * Alongside the BigInt instants it keeps exact double keys (see `keysOf`).
- */
-export class InstantParser {
-  private readonly cache = new Map<string, Instant>();
-  private readonly previous = new Map<string, ClockMemo[]>();
-  private readonly keyTable = new WeakMap<readonly (Instant | undefined)[], Float64Array | null>();
-
-  parse(text: string, path?: string): Instant {
-    let instant = this.cache.get(text);
-    if (instant === undefined) {
-      const parsed = parseUtcTimestamp(text);
-      if (parsed === null) {
-        throw new AppError(AnalysisErrors.invalid_input, `${path ?? 'timestamp'}: not a supported UTC timestamp`, {
-          path,
-        });
-      }
-      instant = parsed;
-      this.cache.set(text, instant);
-    }
-    return instant;
-  }
-
-  /**
-   * Parses `field` of every observation (undefined where the member is absent).
-   * `pathPrefix` names the observation list for error paths.
-   */
-  parseField(
-    observations: readonly object[],
-    field: string,
-    pathPrefix?: string,
-  ): (Instant | undefined)[] {
-    const n = observations.length;
-    const instants = new Array<Instant | undefined>(n);
-    const keys = new Float64Array(n);
-    let exact = true;
-    const recent = this.previous.get(field) ?? [];
-    const read = fieldReader(field);
-    for (let i = 0; i < n; i++) {
-      const text = read(observations[i]);
-      if (text === undefined) {
-        keys[i] = NaN;
-        continue;
-      }
-      let hit = false;
-      for (let r = 0; r < recent.length; r++) {
-        const memo = recent[r];
-        if (i < memo.observations.length && read(memo.observations[i]) === text) {
-          instants[i] = memo.instants[i];
-          keys[i] = memo.keys[i];
-          hit = true;
-          break;
-        }
-      }
-      if (!hit) {
-        const t = this.parse(text, pathPrefix === undefined ? undefined : `${pathPrefix}/${i}/${field}`);
-        instants[i] = t;
-        keys[i] = t > SAFE_MICROS || t < -SAFE_MICROS ? NaN : Number(t);
-      }
-      if (keys[i] !== keys[i]) exact = false;
-    }
-    // The last two series are enough for panels that alternate two clock spellings.
-    this.previous.set(field, [{ observations, instants, keys }, ...recent.slice(0, 1)]);
-    this.keyTable.set(instants, exact ? keys : null);
-    return instants;
-  }
-
-  /**
-   * Exact double keys (microseconds) for instants returned by `parseField` or given
-   * directly: NaN where a member was absent. Null when some instant lies beyond ±2^53 µs
-   * (years before ~1685 or after ~2255); then only the BigInt instants are exact.
-   */
-  keysOf(instants: readonly (Instant | undefined)[]): Float64Array | null {
-    const known = this.keyTable.get(instants);
-    if (known !== undefined) return known;
-    const keys = new Float64Array(instants.length);
-    for (let i = 0; i < instants.length; i++) {
-      const t = instants[i];
-      if (t === undefined) keys[i] = NaN;
-      else if (t > SAFE_MICROS || t < -SAFE_MICROS) return null;
-      else keys[i] = Number(t);
-    }
-    return keys;
-  }
-}
 
 /** Throws duplicate_series_id when two series share an id. */
 export function assertUniqueSeriesIds(series: readonly { id: string }[]): void {
@@ -206,12 +98,13 @@ export function assertUniqueSeriesIds(series: readonly { id: string }[]): void {
 /**
  * Domain checks for one series: strictly increasing clocks, then positive prices, then
  * non-negative counts. `index` is the series' position in the request (for the error
- * path). Returns the parsed `observed_at` instants so the gates need not parse again.
+ * path). Returns the parsed `observed_at` clocks so the gates need not parse again.
  */
-export function assertSeriesDomain(series: GateSeries, index: number, parser: InstantParser): Instant[] {
+export function assertSeriesDomain(series: GateSeries, index: number, parser: InstantParser): ClockColumn {
   const obs = series.observations;
-  const instants = parser.parseField(obs, 'observed_at', `/series/${index}/observations`) as Instant[];
-  const keys = parser.keysOf(instants);
+  const clocks = parser.readClocks(obs, 'observed_at', `/series/${index}/observations`);
+  const keys = clocks.exact ? clocks.keys : null;
+  const instants = keys === null ? (clocks.instants() as Instant[]) : [];
   for (let i = 1; i < obs.length; i++) {
     if (keys !== null ? keys[i] <= keys[i - 1] : instants[i] <= instants[i - 1]) {
       throw new AppError(
@@ -240,7 +133,7 @@ export function assertSeriesDomain(series: GateSeries, index: number, parser: In
       }
     }
   }
-  return instants;
+  return clocks;
 }
 
 /** Series indices sorted by id in code point order (the spectral panel order). */
@@ -251,22 +144,21 @@ export function idOrder(series: readonly { id: string }[]): number[] {
 }
 
 /**
- * Applies the source gates to one series at `asOf`. `observedInstants` may be passed when
- * the caller already parsed them (e.g. from `assertSeriesDomain`).
+ * Applies the source gates to one series at `asOf`. `observed` may be passed when the
+ * caller already parsed the clocks (e.g. from `assertSeriesDomain`).
  */
 export function gateSeries(
   series: GateSeries,
   asOf: Instant,
   parser: InstantParser = new InstantParser(),
-  observedInstants?: Instant[],
+  observed?: ClockColumn,
 ): SeriesGateResult {
   const obs = series.observations;
   const n = obs.length;
-  const instants =
-    observedInstants ?? (parser.parseField(obs, 'observed_at') as Instant[]);
-  const observedKeys = parser.keysOf(instants);
-  const availableInstants = parser.parseField(obs, 'available_at');
-  const availableKeys = parser.keysOf(availableInstants);
+  const clocks = observed ?? parser.readClocks(obs, 'observed_at');
+  const observedKeys = clocks.exact ? clocks.keys : null;
+  const availability = parser.readClocks(obs, 'available_at');
+  const availableKeys = availability.exact ? availability.keys : null;
 
   const issues: GateIssue[] = [];
   const warnings: string[] = [];
@@ -293,6 +185,8 @@ export function gateSeries(
       if (available < t) availabilityBeforeObservation = true;
     }
   } else {
+    const instants = clocks.instants() as Instant[];
+    const availableInstants = availability.instants();
     for (let i = 0; i < n; i++) {
       if (instants[i] > asOf) future = true;
       const available = availableInstants[i];
@@ -310,7 +204,7 @@ export function gateSeries(
 
   let ageSeconds: number | null = null;
   if (n > 0) {
-    ageSeconds = secondsBetween(asOf, instants[n - 1]);
+    ageSeconds = secondsBetween(asOf, clocks.instant(n - 1) as Instant);
     if (ageSeconds > series.max_age_seconds) issues.push('stale_observation');
   }
 
@@ -318,20 +212,21 @@ export function gateSeries(
   const maxGap = series.max_gap_seconds;
   if (maxGap === undefined) warnings.push('calendar_gap_policy_not_supplied');
 
-  let missingPoints = 0;
-  for (let i = 0; i < n; i++) if (obs[i].value === null) missingPoints++;
-  if (missingPoints > 0) warnings.push('missing_observations_preserved');
-
   // Contiguous tail: restart after every missing value and at every calendar gap.
+  let missingPoints = 0;
   const gapIndices: number[] = [];
   let start = 0;
   for (let i = 0; i < n; i++) {
-    if (obs[i].value === null) start = i + 1;
-    if (i > 0 && maxGap !== undefined && stepSeconds(instants, observedKeys, i) > maxGap) {
+    if (obs[i].value === null) {
+      missingPoints++;
+      start = i + 1;
+    }
+    if (i > 0 && maxGap !== undefined && stepSeconds(clocks, observedKeys, i) > maxGap) {
       start = Math.max(start, i);
       gapIndices.push(i);
     }
   }
+  if (missingPoints > 0) warnings.push('missing_observations_preserved');
   if (gapIndices.length > 0) warnings.push('calendar_gaps_preserved');
   if (n > 0 && obs[n - 1].value === null) issues.push('latest_value_missing');
 
@@ -342,7 +237,7 @@ export function gateSeries(
   return {
     issues,
     warnings,
-    observedInstants: instants,
+    observed: clocks,
     observedKeys,
     tailStart: start,
     tail: obs.slice(start),
@@ -356,11 +251,11 @@ export function gateSeries(
 }
 
 /** Seconds from point i-1 to point i, as Python's timedelta.total_seconds() gives it. */
-function stepSeconds(instants: Instant[], keys: Float64Array | null, i: number): number {
+function stepSeconds(clocks: ClockColumn, keys: Float64Array | null, i: number): number {
   if (keys !== null) {
     const diff = keys[i] - keys[i - 1];
     // Both keys are exact integers; their difference is exact below 2^53.
     if (diff <= 9007199254740992) return diff / 1e6;
   }
-  return secondsBetween(instants[i], instants[i - 1]);
+  return secondsBetween(clocks.instant(i) as Instant, clocks.instant(i - 1) as Instant);
 }

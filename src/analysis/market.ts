@@ -12,6 +12,7 @@ import { AnalysisErrors } from './errors.js';
 import {
   assertSeriesDomain,
   assertUniqueSeriesIds,
+  type ClockColumn,
   gateSeries,
   InstantParser,
   type SeriesGateResult,
@@ -55,6 +56,23 @@ interface SeriesOutcome {
 }
 
 export function assessMarket(request: MarketRequest): MarketAssessment {
+  const body = computeMarketBody(request);
+  return {
+    ...body,
+    request_sha256: requestDigest(request),
+    policy_sha256: policyDigest(body.policy),
+  };
+}
+
+/** The assessment without its two digests (which `assessMarket` appends). */
+export type MarketBody = Omit<MarketAssessment, 'request_sha256' | 'policy_sha256'>;
+
+/**
+ * Everything `assessMarket` reports except `request_sha256` and `policy_sha256`.
+ * Separate so the (request-size bound) digest cost can be measured and reasoned about
+ * apart from the analysis itself.
+ */
+export function computeMarketBody(request: MarketRequest): MarketBody {
   const policy = applyMarketPolicy(request.policy);
   const parser = new InstantParser();
   const asOf = parser.parse(request.as_of, '/as_of');
@@ -62,7 +80,7 @@ export function assessMarket(request: MarketRequest): MarketAssessment {
 
   // Domain errors, in the documented order: ids first, then each series in input order.
   assertUniqueSeriesIds(series);
-  const observed = new Array<Instant[]>(series.length);
+  const observed = new Array<ClockColumn>(series.length);
   for (let i = 0; i < series.length; i++) observed[i] = checkSeriesDomain(series[i], i, parser);
 
   const outcomes = series.map((s, i) => assessSeries(s, gateSeries(s, asOf, parser, observed[i]), policy));
@@ -104,8 +122,6 @@ export function assessMarket(request: MarketRequest): MarketAssessment {
     method: MARKET_METHOD,
     limits: [...MARKET_LIMITS],
     execution_authority: false,
-    request_sha256: requestDigest(request),
-    policy_sha256: policyDigest(policy),
   };
 }
 
@@ -113,7 +129,7 @@ export function assessMarket(request: MarketRequest): MarketAssessment {
  * The shared domain checks, with the market's wording: clients of the reference match on
  * "increasing", "strictly positive" and "negative" in these messages.
  */
-function checkSeriesDomain(series: MarketSeries, index: number, parser: InstantParser): Instant[] {
+function checkSeriesDomain(series: MarketSeries, index: number, parser: InstantParser): ClockColumn {
   try {
     return assertSeriesDomain(series, index, parser);
   } catch (error) {
@@ -252,10 +268,10 @@ function seriesResult(
 function alignedWindow(id: string, gate: SeriesGateResult, first: number, values: Float64Array): AlignedWindow {
   const offset = gate.tailStart + first;
   const n = values.length;
-  const instants = gate.observedInstants.slice(offset, offset + n);
+  if (gate.observedKeys !== null) return { id, instants: null, keys: gate.observedKeys.slice(offset, offset + n), values };
+  const instants = (gate.observed.instants() as Instant[]).slice(offset, offset + n);
   const keys = new Float64Array(n);
-  if (gate.observedKeys !== null) keys.set(gate.observedKeys.subarray(offset, offset + n));
-  else for (let i = 0; i < n; i++) keys[i] = Number(instants[i]);
+  for (let i = 0; i < n; i++) keys[i] = Number(instants[i]);
   return { id, instants, keys, values };
 }
 

@@ -9,7 +9,7 @@ import { LoneSurrogateError, copyMember, cloneJson, markFloat, sha256OfDigestJso
 import { type Instant, formatInstantZ } from '../core/time.js';
 import { AnalysisErrors } from './errors.js';
 import { seriesRequestSha256 } from './request-digest.js';
-import { InstantParser, type SeriesGateResult, assertSeriesDomain, assertUniqueSeriesIds, gateSeries, idOrder } from './gates.js';
+import { type ClockColumn, InstantParser, type SeriesGateResult, assertSeriesDomain, assertUniqueSeriesIds, gateSeries, idOrder } from './gates.js';
 import { alignIntervals, comparableKeys } from './spectral/alignment.js';
 import { coverageNeedsReview, measurementCoverage } from './spectral/coverage.js';
 import { windowDynamics } from './spectral/dynamics.js';
@@ -97,11 +97,11 @@ function assess(request: SpectralRequest): SpectralBody {
   assertUniqueSeriesIds(input);
   const order = idOrder(input);
   // Domain errors surface in id order, all of them before any transform runs.
-  const observed = new Map<number, Instant[]>();
+  const observed = new Map<number, ClockColumn>();
   for (const index of order) observed.set(index, assertSeriesDomain(input[index], index, parser));
 
   const policy = applySpectralPolicy(request.policy);
-  const members: Member[] = order.map((index) => buildMember(input[index], asOf, parser, observed.get(index) as Instant[]));
+  const members: Member[] = order.map((index) => buildMember(input[index], asOf, parser, observed.get(index) as ClockColumn));
   const n = members.length;
 
   const alignment: SpectralAlignment = {
@@ -139,7 +139,7 @@ function assess(request: SpectralRequest): SpectralBody {
   // Aligned interval t runs from clock(t) to clock(t + 1) of the first member's tail.
   const first = members[0];
   const clockBase = first.gate.tailStart + aligned.offsets[0];
-  const clock = (t: number): string => formatInstantZ(first.gate.observedInstants[clockBase + t]);
+  const clock = (t: number): string => formatInstantZ(first.gate.observed.instant(clockBase + t) as Instant);
 
   const ends: number[] = [];
   for (let i = 0; i < policy.max_windows; i++) {
@@ -175,8 +175,8 @@ function assess(request: SpectralRequest): SpectralBody {
   return finish(request, policy, members, status, reasons, windows, dynamics, alignment);
 }
 
-function buildMember(series: SpectralSeries, asOf: Instant, parser: InstantParser, instants: Instant[]): Member {
-  const gate = gateSeries(series, asOf, parser, instants);
+function buildMember(series: SpectralSeries, asOf: Instant, parser: InstantParser, observed: ClockColumn): Member {
+  const gate = gateSeries(series, asOf, parser, observed);
   const eligible = gate.issues.length === 0;
   const intervals: SeriesIntervals = eligible
     ? intervalValues(series.kind, gate.tail)
@@ -212,7 +212,7 @@ function tailKeys(members: Member[]): Float64Array[] {
   if (members.every((m) => m.gate.observedKeys !== null)) {
     return members.map((m) => (m.gate.observedKeys as Float64Array).subarray(m.gate.tailStart));
   }
-  return comparableKeys(members.map((m) => m.gate.observedInstants.slice(m.gate.tailStart)));
+  return comparableKeys(members.map((m) => (m.gate.observed.instants() as Instant[]).slice(m.gate.tailStart)));
 }
 
 function finish(

@@ -443,12 +443,15 @@ describe('market related movements', () => {
 });
 
 describe('related movements over aligned windows', () => {
-  function window(id: string, instants: bigint[], values: number[]): AlignedWindow {
+  function window(id: string, instants: bigint[], values: number[]): AlignedWindow & { instants: readonly bigint[] } {
     return { id, instants, keys: Float64Array.from(instants, (t) => Number(t)), values: Float64Array.from(values) };
   }
 
   /** The rule as stated: shared instants via a map, then the robust correlation. */
-  function expected(a: AlignedWindow, b: AlignedWindow): { r: number | null; n: number } {
+  function expected(
+    a: AlignedWindow & { instants: readonly bigint[] },
+    b: AlignedWindow & { instants: readonly bigint[] },
+  ): { r: number | null; n: number } {
     const byInstant = new Map<bigint, number>();
     a.instants.forEach((t, i) => byInstant.set(t, a.values[i]));
     const left: number[] = [];

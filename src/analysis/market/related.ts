@@ -3,7 +3,7 @@
 // at both, never independent confirmation of either.
 import { compareCodePoints } from '../../core/strings.js';
 import type { Instant } from '../../core/time.js';
-import { fsumProducts } from '../numeric/fsum.js';
+import { dotExact } from '../numeric/exact-kernels.js';
 import { MIN_CORRELATION_POINTS, normaliseInto, robustCorrelation } from '../numeric/normalise.js';
 import { finiteStatistic, markFloats } from './numbers.js';
 import type { RelatedMovement } from './types.js';
@@ -12,8 +12,8 @@ export const RELATED_THRESHOLD = 0.85;
 
 export interface AlignedWindow {
   id: string;
-  /** Window instants in increasing order (exact). */
-  instants: readonly Instant[];
+  /** Window instants in increasing order (exact); null when every key is exact. */
+  instants: readonly Instant[] | null;
   /** The same instants as doubles: exact below 2^53 µs, order-preserving everywhere. */
   keys: Float64Array;
   values: Float64Array;
@@ -28,9 +28,13 @@ function order(a: AlignedWindow, i: number, b: AlignedWindow, j: number): number
   if (x < y) return -1;
   if (x > y) return 1;
   if (Math.abs(x) < EXACT_KEY_LIMIT) return 0;
-  const p = a.instants[i];
-  const q = b.instants[j];
+  const p = instantAt(a, i);
+  const q = instantAt(b, j);
   return p < q ? -1 : p > q ? 1 : 0;
+}
+
+function instantAt(w: AlignedWindow, i: number): Instant {
+  return w.instants === null ? BigInt(w.keys[i]) : w.instants[i];
 }
 
 /** True when both windows sit on exactly the same instants. */
@@ -57,7 +61,7 @@ function pairCorrelation(
     const za = normalised(first);
     const zb = za === null ? null : normalised(second);
     if (za === null || zb === null) return { r: null, aligned: n };
-    const r = fsumProducts(za, zb, n);
+    const r = dotExact(za, 0, zb, 0, n);
     return { r: r > 1 ? 1 : r < -1 ? -1 : r, aligned: n };
   }
   // Both windows are strictly increasing in time, so one merge pass finds the shared

@@ -1,0 +1,159 @@
+// Clock parsing for the source gates. Parsing is the dominant cost of gating a large
+// request, and panels repeat the same clock texts in every member, so parsed clocks are
+// memoised by position and by text. Clocks are kept as exact double microseconds; the
+// BigInt instant is only built where a caller asks for it, or where a clock lies beyond
+// ±2^53 µs and only the BigInt is exact.
+import { AppError } from '../core/errors.js';
+import { type Instant, parseUtcMicros, parseUtcTimestamp } from '../core/time.js';
+import { AnalysisErrors } from './errors.js';
+
+type FieldReader = (observation: object) => string | undefined;
+
+// A keyed read `o[field]` whose name changes between calls goes megamorphic; one
+// closure per clock field keeps each read a plain monomorphic property load.
+const FIELD_READERS: Record<string, FieldReader> = {
+  observed_at: (o) => (o as { observed_at?: string }).observed_at,
+  available_at: (o) => (o as { available_at?: string }).available_at,
+};
+
+function fieldReader(field: string): FieldReader {
+  return Object.hasOwn(FIELD_READERS, field)
+    ? FIELD_READERS[field]
+    : (o) => (o as Record<string, unknown>)[field] as string | undefined;
+}
+
+/** One clock member of every observation of a series. */
+export class ClockColumn {
+  private all: (Instant | undefined)[] | null = null;
+
+  constructor(
+    private readonly observations: readonly object[],
+    private readonly read: FieldReader,
+    private readonly parser: InstantParser,
+    /** Microseconds since the epoch; NaN where the member is absent or beyond ±2^53 µs. */
+    readonly keys: Float64Array,
+    /** Every present clock lies within ±2^53 µs, so its key is exact. */
+    readonly exact: boolean,
+  ) {}
+
+  /** The instant of observation i (undefined where the member is absent). */
+  instant(i: number): Instant | undefined {
+    if (this.all !== null) return this.all[i];
+    const key = this.keys[i];
+    if (key === key) return BigInt(key);
+    const text = this.read(this.observations[i]);
+    return text === undefined ? undefined : this.parser.parse(text);
+  }
+
+  /** Every instant, input order (undefined where the member is absent); built once. */
+  instants(): (Instant | undefined)[] {
+    if (this.all === null) {
+      const all = new Array<Instant | undefined>(this.keys.length);
+      for (let i = 0; i < all.length; i++) all[i] = this.instant(i);
+      this.all = all;
+    }
+    return this.all;
+  }
+}
+
+interface ClockMemo {
+  observations: readonly object[];
+  keys: Float64Array;
+}
+
+/**
+ * Memoising clock parser. `readClocks` first compares each text with the one at the same
+ * position of the last two series read (cheap, and a hit for aligned panels, including
+ * ones that alternate two spellings), then falls back to a map of every text seen.
+ */
+export class InstantParser {
+  private readonly cache = new Map<string, Instant>();
+  private readonly previous = new Map<string, ClockMemo[]>();
+  private readonly keyTable = new WeakMap<readonly (Instant | undefined)[], Float64Array | null>();
+
+  /** The instant of one clock text; `path` names it in the error for an invalid text. */
+  parse(text: string, path?: string): Instant {
+    let instant = this.cache.get(text);
+    if (instant === undefined) {
+      const parsed = parseUtcTimestamp(text);
+      if (parsed === null) throw invalidClock(path);
+      instant = parsed;
+      this.cache.set(text, instant);
+    }
+    return instant;
+  }
+
+  // Not memoised by text: scanning a clock costs about what a map lookup of it does.
+  private key(text: string, path: string | undefined): number {
+    const key = parseUtcMicros(text);
+    if (key === null) throw invalidClock(path);
+    return key;
+  }
+
+  /**
+   * Reads `field` of every observation. `pathPrefix` names the observation list for error
+   * paths; the first invalid clock in input order is the one reported.
+   */
+  readClocks(observations: readonly object[], field: string, pathPrefix?: string): ClockColumn {
+    const n = observations.length;
+    const keys = new Float64Array(n);
+    let exact = true;
+    const recent = this.previous.get(field);
+    const read = fieldReader(field);
+    const first = recent === undefined ? NO_MEMO : recent[0];
+    const second = recent === undefined || recent.length < 2 ? NO_MEMO : recent[1];
+    const firstObs = first.observations;
+    const secondObs = second.observations;
+    const firstKeys = first.keys;
+    const secondKeys = second.keys;
+    const firstLength = firstObs.length;
+    const secondLength = secondObs.length;
+    for (let i = 0; i < n; i++) {
+      const text = read(observations[i]);
+      let key: number;
+      if (text === undefined) key = NaN;
+      else if (i < firstLength && read(firstObs[i]) === text) key = firstKeys[i];
+      else if (i < secondLength && read(secondObs[i]) === text) key = secondKeys[i];
+      else key = this.key(text, pathPrefix === undefined ? undefined : `${pathPrefix}/${i}/${field}`);
+      keys[i] = key;
+      if (key !== key && text !== undefined) exact = false;
+    }
+    const memo: ClockMemo = { observations, keys };
+    this.previous.set(field, first === NO_MEMO ? [memo] : [memo, first]);
+    return new ClockColumn(observations, read, this, keys, exact);
+  }
+
+  /** `readClocks` as BigInt instants (undefined where the member is absent). */
+  parseField(observations: readonly object[], field: string, pathPrefix?: string): (Instant | undefined)[] {
+    const column = this.readClocks(observations, field, pathPrefix);
+    const instants = column.instants();
+    this.keyTable.set(instants, column.exact ? column.keys : null);
+    return instants;
+  }
+
+  /**
+   * Exact double keys (microseconds) for instants returned by `parseField` or given
+   * directly: NaN where a member was absent. Null when some instant lies beyond ±2^53 µs
+   * (years before ~1685 or after ~2255); then only the BigInt instants are exact.
+   */
+  keysOf(instants: readonly (Instant | undefined)[]): Float64Array | null {
+    const known = this.keyTable.get(instants);
+    if (known !== undefined) return known;
+    const keys = new Float64Array(instants.length);
+    for (let i = 0; i < instants.length; i++) {
+      const t = instants[i];
+      if (t === undefined) keys[i] = NaN;
+      else if (t > SAFE_MICROS || t < -SAFE_MICROS) return null;
+      else keys[i] = Number(t);
+    }
+    return keys;
+  }
+}
+
+const SAFE_MICROS = 9007199254740992n; // 2^53
+
+const NO_MEMO: ClockMemo = { observations: [], keys: new Float64Array(0) };
+
+function invalidClock(path: string | undefined): AppError {
+  return new AppError(AnalysisErrors.invalid_input, `${path ?? 'timestamp'}: not a supported UTC timestamp`, { path });
+}

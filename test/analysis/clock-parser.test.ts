@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { isAppError } from '../../src/core/errors.js';
+import { parseUtcTimestamp } from '../../src/core/time.js';
+import { InstantParser } from '../../src/analysis/clock-parser.js';
+
+// Spellings of a few instants, near and beyond ±2^53 µs, so memo hits, misses and both
+// key kinds all come up; undefined stands for an absent member.
+const TEXTS = [
+  '2026-01-01T00:00:00Z',
+  '2026-01-01T00:00:00+00:00',
+  '2026-01-01T00:00:00.0Z',
+  '2026-01-01T01:00:00Z',
+  '2026-01-01T01:00:00.000001Z',
+  '2255-06-05T23:47:34.740992Z',
+  '2255-06-05T23:47:34.740993Z',
+  '1500-01-01T00:00:00Z',
+  undefined,
+];
+
+describe('InstantParser.readClocks', () => {
+  it('gives every series the clocks a fresh parse gives, whatever the previous series held (property)', () => {
+    const series = fc.array(fc.constantFrom(...TEXTS), { maxLength: 12 });
+    fc.assert(
+      fc.property(fc.array(series, { minLength: 1, maxLength: 5 }), (panel) => {
+        const parser = new InstantParser();
+        for (const texts of panel) {
+          const observations = texts.map((t) => (t === undefined ? {} : { observed_at: t }));
+          const column = parser.readClocks(observations, 'observed_at');
+          const instants = texts.map((t) => (t === undefined ? undefined : parseUtcTimestamp(t)!));
+          const far = instants.some((t) => t !== undefined && (t > 2n ** 53n || t < -(2n ** 53n)));
+          expect(column.exact).toBe(!far);
+          expect(column.instants()).toEqual(instants);
+          texts.forEach((t, i) => {
+            expect(column.instant(i)).toBe(instants[i]);
+            const key = column.keys[i];
+            if (t === undefined || (instants[i]! > 2n ** 53n || instants[i]! < -(2n ** 53n))) expect(key).toBeNaN();
+            else expect(key).toBe(Number(instants[i]));
+          });
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reports the first invalid clock even where the previous series had a valid one at that place', () => {
+    const parser = new InstantParser();
+    parser.readClocks([{ observed_at: TEXTS[0] }, { observed_at: TEXTS[3] }], 'observed_at');
+    let error: unknown;
+    try {
+      parser.readClocks([{ observed_at: TEXTS[0] }, { observed_at: '2026-01-01T01:00:00' }], 'observed_at', '/series/1/observations');
+    } catch (e) {
+      error = e;
+    }
+    expect(isAppError(error) && error.path).toBe('/series/1/observations/1/observed_at');
+  });
+});

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAD_FACTOR, madSpread, median } from '../../../src/analysis/numeric/median.js';
 
@@ -17,6 +18,26 @@ describe('median', () => {
   it('keeps Python\'s stable order for signed zeros', () => {
     expect(Object.is(median([0, -0, 0]), -0)).toBe(true);
     expect(Object.is(median([-0, 0, -0]), 0)).toBe(true);
+  });
+
+  it('gives what sorting a copy with Array.prototype.sort gives, signed zeros and NaN included', () => {
+    const reference = (xs: number[]): number => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      const mid = sorted.length >> 1;
+      return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    };
+    const value = fc.oneof(
+      fc.constantFrom(0, -0, 1, -1, 0.5, NaN),
+      fc.double({ noDefaultInfinity: true }),
+      fc.integer({ min: -3, max: 3 }),
+    );
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1, maxLength: 90 }), (xs) => {
+        expect(Object.is(median(xs), reference(xs))).toBe(true);
+        expect(Object.is(median(Float64Array.from(xs)), reference(xs))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('refuses an empty list', () => {

@@ -4,7 +4,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from './deps.js';
 import { startCaptureScheduler } from '../funding/scheduler.js';
+import { startRetentionSweeper } from '../funding/applications/retention-sweeper.js';
 
 export type ServiceStarter = (deps: AppDeps & { logger: FastifyBaseLogger }) => Promise<{ stop(): Promise<void> } | null>;
 
-export const SERVICES: ServiceStarter[] = [async (deps) => startCaptureScheduler(deps)];
+export const SERVICES: ServiceStarter[] = [async (deps) => startCaptureScheduler(deps), async (deps) => startRetentionSweeper(deps)];

@@ -2,7 +2,7 @@
 // NoiseFloor procedure step by step (scaling, thresholds, rotation and update order,
 // stable descending sort) so that results match the Python service to the last bit
 // wherever the inputs do.
-import { hypotOne } from '../numeric/hypot.js';
+import { exactlySymmetric, sweepsFull, sweepsUpper } from './jacobi-sweeps.js';
 
 export type JacobiFailure = 'not_square' | 'not_finite' | 'not_symmetric' | 'not_converged';
 
@@ -22,8 +22,8 @@ export interface EigenDecomposition {
   vectors: number[][];
 }
 
-export const JACOBI_MAX_SWEEPS = 50;
-export const JACOBI_TOLERANCE = 1e-14;
+export { JACOBI_MAX_SWEEPS, JACOBI_TOLERANCE } from './jacobi-sweeps.js';
+import { JACOBI_MAX_SWEEPS } from './jacobi-sweeps.js';
 export const SYMMETRY_TOLERANCE = 1e-12;
 
 /**
@@ -59,59 +59,13 @@ export function jacobiEigen(matrix: ArrayLike<number>[] | Float64Array, n?: numb
       }
     }
   }
+  // Exactly symmetric input (every correlation matrix) keeps its mirror images equal
+  // through every rotation, so one triangle and V^T, both walked along rows, carry the
+  // same numbers as the full update; slightly asymmetric input takes the full update.
+  const packed = exactlySymmetric(a, size);
   const v = new Float64Array(size * size);
   for (let i = 0; i < size; i++) v[i * size + i] = 1;
-
-  let converged = false;
-  for (let sweep = 0; sweep < JACOBI_MAX_SWEEPS; sweep++) {
-    let off = 0;
-    for (let i = 1; i < size; i++) {
-      for (let j = 0; j < i; j++) {
-        const m = Math.abs(a[i * size + j]);
-        if (m > off) off = m;
-      }
-    }
-    if (off <= JACOBI_TOLERANCE) {
-      converged = true;
-      break;
-    }
-    for (let p = 0; p < size - 1; p++) {
-      const pRow = p * size;
-      for (let q = p + 1; q < size; q++) {
-        const qRow = q * size;
-        const apq = a[pRow + q];
-        if (!(Math.abs(apq) > JACOBI_TOLERANCE)) continue;
-        const app = a[pRow + p];
-        const aqq = a[qRow + q];
-        const tau = (aqq - app) / (2 * apq);
-        // sign(0) counts as +1; -0 compares >= 0 and is treated the same way.
-        const t = (tau >= 0 ? 1 : -1) / (Math.abs(tau) + hypotOne(tau));
-        const c = 1 / Math.sqrt(1 + t * t);
-        const s = t * c;
-        a[pRow + p] = app - t * apq;
-        a[qRow + q] = aqq + t * apq;
-        a[pRow + q] = 0;
-        a[qRow + p] = 0;
-        // One pass over k updates both the matrix (off the p/q entries, mirrored) and V.
-        for (let k = 0, kRow = 0; k < size; k++, kRow += size) {
-          if (k !== p && k !== q) {
-            const akp = a[kRow + p];
-            const akq = a[kRow + q];
-            const np = c * akp - s * akq;
-            const nq = s * akp + c * akq;
-            a[kRow + p] = np;
-            a[pRow + k] = np;
-            a[kRow + q] = nq;
-            a[qRow + k] = nq;
-          }
-          const vkp = v[kRow + p];
-          const vkq = v[kRow + q];
-          v[kRow + p] = c * vkp - s * vkq;
-          v[kRow + q] = s * vkp + c * vkq;
-        }
-      }
-    }
-  }
+  const converged = packed ? sweepsUpper(a, v, size) : sweepsFull(a, v, size);
   if (!converged) {
     throw new JacobiError('not_converged', `no convergence within ${JACOBI_MAX_SWEEPS} sweeps`);
   }
@@ -125,7 +79,8 @@ export function jacobiEigen(matrix: ArrayLike<number>[] | Float64Array, n?: numb
     const col = order[r];
     values[r] = a[col * size + col] * scale;
     const vec = new Array<number>(size);
-    for (let k = 0; k < size; k++) vec[k] = v[k * size + col];
+    if (packed) for (let k = 0; k < size; k++) vec[k] = v[col * size + k];
+    else for (let k = 0; k < size; k++) vec[k] = v[k * size + col];
     vectors[r] = vec;
   }
   return { values, vectors };

@@ -12,8 +12,16 @@
 import { ExactSum } from './fsum.js';
 
 const fallback = new ExactSum();
-const view = new DataView(new ArrayBuffer(8));
 const U2 = 2.220446049250313e-16; // 2^-52, i.e. twice the unit roundoff
+
+// The bit pattern of a double through aliased typed arrays (a DataView round trip costs
+// more than the summation it guards for short sums).
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+const HI = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0; // little-endian: high word second
+const LO = 1 - HI;
+/** HALF_ULP[e] = 2^(e - 1076): half an ulp of a double with biased exponent e. */
+const HALF_ULP = Float64Array.from({ length: 2047 }, (_, e) => 2 ** (e - 1023 - 53));
 
 /**
  * Decides whether r = fl(s + c) is the correctly rounded value of the exact total
@@ -22,14 +30,14 @@ const U2 = 2.220446049250313e-16; // 2^-52, i.e. twice the unit roundoff
 function isCorrectlyRounded(r: number, d: number, bound: number): boolean {
   if (!Number.isFinite(r) || !Number.isFinite(bound)) return false;
   if (r === 0) return false; // sign-of-zero and cancellation cases: exact path
-  view.setFloat64(0, r);
-  const hi = view.getUint32(0);
-  const lo = view.getUint32(4);
+  f64[0] = r;
+  const hi = u32[HI];
+  const lo = u32[LO];
   const exponent = (hi >>> 20) & 0x7ff;
   if (exponent === 0 || exponent === 0x7ff) return false; // subnormal: let the exact path decide
   // Half an ulp of r; at a power of two the gap on the inner side is half as big, so use
   // the smaller one whichever side the exact total lies on.
-  let half = 2 ** (exponent - 1023 - 53);
+  let half = HALF_ULP[exponent];
   if ((hi & 0xfffff) === 0 && lo === 0) half /= 2;
   return Math.abs(d) + bound < half;
 }

@@ -15,7 +15,7 @@ import { coverageNeedsReview, measurementCoverage } from './spectral/coverage.js
 import { windowDynamics } from './spectral/dynamics.js';
 import { withNumericErrors } from './spectral/numbers.js';
 import { SPECTRAL_LIMITS } from './spectral/text.js';
-import { type SeriesIntervals, intervalValues, roundIntervals, transformName } from './spectral/transform.js';
+import { type SeriesIntervals, deferredIntervals, fillLogReturns, roundIntervals, transformName } from './spectral/transform.js';
 import type {
   SpectralAlignment,
   SpectralDynamics,
@@ -147,8 +147,12 @@ function assess(request: SpectralRequest): SpectralBody {
     if (end >= length) ends.push(end);
   }
   ends.sort((a, b) => a - b);
-  // Only the intervals some window reads need their 15-digit rounding.
-  for (const column of panel.values) roundIntervals(column, ends[0] - length, total);
+  // Only the intervals some window reads are computed (prices) and rounded to 15 digits.
+  const read = ends[0] - length;
+  members.forEach((m, s) => {
+    if (m.intervals.tolerances !== null) fillLogReturns(m.intervals, m.gate.tail, aligned.offsets[s] + read);
+  });
+  for (const column of panel.values) roundIntervals(column, read, total);
 
   const scratch = new Float64Array(n * length);
   const windows: SpectralWindow[] = [];
@@ -179,7 +183,7 @@ function buildMember(series: SpectralSeries, asOf: Instant, parser: InstantParse
   const gate = gateSeries(series, asOf, parser, observed);
   const eligible = gate.issues.length === 0;
   const intervals: SeriesIntervals = eligible
-    ? intervalValues(series.kind, gate.tail)
+    ? deferredIntervals(series.kind, gate.tail)
     : { count: 0, values: new Float64Array(0), tolerances: null };
   const coverage = measurementCoverage(gate.tail);
   const warnings = [...gate.warnings];

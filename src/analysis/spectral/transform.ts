@@ -29,6 +29,11 @@ export function roundIntervals(values: Float64Array, start: number, end: number)
   for (let j = start; j < end; j++) values[j] = round15(values[j]);
 }
 
+function allFinite(tail: readonly SpectralObservation[]): boolean {
+  for (let j = 0; j < tail.length; j++) if (!Number.isFinite(tail[j].value)) return false;
+  return true;
+}
+
 function assertFinite(values: Float64Array): void {
   for (let j = 0; j < values.length; j++) {
     if (!Number.isFinite(values[j])) throw new NonFiniteStatisticError();
@@ -37,21 +42,27 @@ function assertFinite(values: Float64Array): void {
 
 /** Computes interval values over a tail whose values are all non-null. */
 export function intervalValues(kind: SpectralSeriesKind, tail: readonly SpectralObservation[]): SeriesIntervals {
+  const intervals = deferredIntervals(kind, tail);
+  if (kind === 'price') fillLogReturns(intervals, tail, 0);
+  return intervals;
+}
+
+/**
+ * `intervalValues`, except that price intervals are only allocated: `fillLogReturns` then
+ * computes the range some window reads. A log return of two positive finite prices is
+ * always finite, so the ones no window reads can be left out without changing an outcome;
+ * anything that can fail (a non-finite price, the other kinds' overflow) is computed and
+ * refused here.
+ */
+export function deferredIntervals(kind: SpectralSeriesKind, tail: readonly SpectralObservation[]): SeriesIntervals {
   const count = Math.max(0, tail.length - 1);
   const values = new Float64Array(count);
   if (kind === 'price') {
-    const tolerances = new Float64Array(count);
-    let logBefore = Math.log(tail[0]?.value as number);
-    for (let j = 0; j < count; j++) {
-      const logAfter = Math.log(tail[j + 1].value as number);
-      // A difference of logs, never a ratio, so the tolerance can be stated in ulps.
-      const d = logAfter - logBefore;
-      tolerances[j] = 4 * (ulp(logBefore) + ulp(logAfter) + ulp(d));
-      values[j] = d;
-      logBefore = logAfter;
-    }
+    const intervals = { count, values, tolerances: new Float64Array(count) };
+    if (allFinite(tail)) return intervals;
+    fillLogReturns(intervals, tail, 0);
     assertFinite(values);
-    return { count, values, tolerances };
+    return intervals;
   }
   if (kind === 'return') {
     for (let j = 0; j < count; j++) values[j] = tail[j + 1].value as number;
@@ -60,4 +71,20 @@ export function intervalValues(kind: SpectralSeriesKind, tail: readonly Spectral
   }
   assertFinite(values);
   return { count, values, tolerances: null };
+}
+
+/** Log returns and their tolerances for price intervals [from, count). */
+export function fillLogReturns(intervals: SeriesIntervals, tail: readonly SpectralObservation[], from: number): void {
+  const { count, values } = intervals;
+  const tolerances = intervals.tolerances as Float64Array;
+  if (from >= count) return;
+  let logBefore = Math.log(tail[from].value as number);
+  for (let j = from; j < count; j++) {
+    const logAfter = Math.log(tail[j + 1].value as number);
+    // A difference of logs, never a ratio, so the tolerance can be stated in ulps.
+    const d = logAfter - logBefore;
+    tolerances[j] = 4 * (ulp(logBefore) + ulp(logAfter) + ulp(d));
+    values[j] = d;
+    logBefore = logAfter;
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intervalValues, roundIntervals, transformName } from '../../../src/analysis/spectral/transform.js';
+import { deferredIntervals, fillLogReturns, intervalValues, roundIntervals, transformName } from '../../../src/analysis/spectral/transform.js';
 import { NonFiniteStatisticError } from '../../../src/analysis/numeric/round15.js';
 import { measurementCoverage } from '../../../src/analysis/spectral/coverage.js';
 import { encodePythonBody, parseStrictJson } from '../../../src/core/json.js';
@@ -39,6 +39,22 @@ describe('interval transforms', () => {
 
   it('refuses a non-finite interval value wherever it lies', () => {
     expect(() => intervalValues('spread', tail(-1.7e308, 1.7e308, 0))).toThrow(NonFiniteStatisticError);
+  });
+
+  it('fills deferred price intervals from any start exactly as the eager transform does', () => {
+    const prices = tail(100, 110.5, 99.25, 1e-300, 3e300, 7, 7, 8.125);
+    const eager = intervalValues('price', prices);
+    for (let from = 0; from <= eager.count; from++) {
+      const deferred = deferredIntervals('price', prices);
+      fillLogReturns(deferred, prices, from);
+      expect(Array.from(deferred.values.subarray(from))).toEqual(Array.from(eager.values.subarray(from)));
+      expect(Array.from(deferred.tolerances!.subarray(from))).toEqual(Array.from(eager.tolerances!.subarray(from)));
+    }
+  });
+
+  it('still refuses a non-finite price when price intervals are deferred', () => {
+    expect(() => deferredIntervals('price', tail(Infinity, 1, 2))).toThrow(NonFiniteStatisticError);
+    expect(() => deferredIntervals('price', tail(1, NaN, 2))).toThrow(NonFiniteStatisticError);
   });
 });
 

@@ -3,6 +3,8 @@
 import { copyMember } from '../../core/json.js';
 import type { MeasurementCoverage, SpectralObservation } from './types.js';
 
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
 export function measurementCoverage(tail: readonly SpectralObservation[]): MeasurementCoverage {
   let keyed = false;
   let declared = 0;
@@ -12,9 +14,11 @@ export function measurementCoverage(tail: readonly SpectralObservation[]): Measu
   // whether any other differs from it is enough (=== equates 0 and -0, as a Set does).
   let firstSize = 0;
   let variable = false;
+  let min = 0;
+  let max = 0;
   for (let i = 0; i < tail.length; i++) {
     const o = tail[i];
-    if (!Object.prototype.hasOwnProperty.call(o, 'sample_size')) continue;
+    if (!hasOwnProperty.call(o, 'sample_size')) continue;
     keyed = true;
     const size = o.sample_size;
     if (size === null || size === undefined) continue;
@@ -22,8 +26,14 @@ export function measurementCoverage(tail: readonly SpectralObservation[]): Measu
     else if (size !== firstSize) variable = true;
     declared++;
     // First occurrence wins on ties, like Python's min/max.
-    if (minIndex < 0 || size < (tail[minIndex].sample_size as number)) minIndex = i;
-    if (maxIndex < 0 || size > (tail[maxIndex].sample_size as number)) maxIndex = i;
+    if (minIndex < 0 || size < min) {
+      minIndex = i;
+      min = size;
+    }
+    if (maxIndex < 0 || size > max) {
+      maxIndex = i;
+      max = size;
+    }
   }
   const coverage: MeasurementCoverage = {
     status: !keyed

@@ -32,14 +32,22 @@ export function roundPairHalfEven(hi: number, lo: number): number {
 }
 
 const SPLITTER = 134217729; // 2^27 + 1
+const LOG10_2 = 0.3010299956639812;
+
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+const HI = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0; // little-endian: high word second
 
 /** `float('%.15g' % x)`; throws NonFiniteStatisticError for inf/nan. */
 export function round15(x: number): number {
   if (!Number.isFinite(x)) throw new NonFiniteStatisticError();
   if (x === 0) return x;
   const a = Math.abs(x);
-  // Decimal exponent estimate, corrected against the exact scaled value below.
-  let e = Math.floor(Math.log10(a));
+  // Decimal exponent estimate from the binary one, corrected against the exact scaled
+  // value below: floor(b * log10(2)) is floor(log10(a)) or one less for a in [2^b, 2^(b+1)),
+  // and one extra attempt is cheaper than Math.log10.
+  f64[0] = a;
+  let e = Math.floor((((u32[HI] >>> 20) & 0x7ff) - 1023) * LOG10_2);
   // Veltkamp split of a, shared by every attempt (the error-free product is inlined:
   // this runs once per interval value of a panel).
   let t = SPLITTER * a;

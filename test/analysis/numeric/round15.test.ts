@@ -21,6 +21,15 @@ describe('round15', () => {
     }
   });
 
+  it('finds the decimal exponent on both sides of every power of ten a double can hold', () => {
+    for (let k = -307; k <= 308; k++) {
+      const p = Number(`1e${k}`);
+      for (const x of [p, p * (1 - 2 ** -52), p * (1 + 2 ** -52), p * 0.9999999999999999]) {
+        if (Number.isFinite(x)) expect(round15(x)).toBe(Number(x.toPrecision(15)));
+      }
+    }
+  });
+
   it('keeps the sign of zero and refuses non-finite values', () => {
     expect(Object.is(round15(-0), -0)).toBe(true);
     expect(() => round15(Infinity)).toThrow(NonFiniteStatisticError);

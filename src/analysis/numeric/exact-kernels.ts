@@ -91,3 +91,56 @@ export function dotExact(a: ArrayLike<number>, aOff: number, b: ArrayLike<number
   for (let i = 0; i < length; i++) fallback.add(a[aOff + i] * b[bOff + i]);
   return fallback.value();
 }
+
+// Fused passes for column normalisation: each writes the transformed column and sums it
+// in the same loop, with the operations (and the fallback) of `sumExact` / `dotExact` on
+// the values written, so the results are those of the separate passes bit for bit.
+
+/** out[i] = values[start+i] / scale for i < length; returns fsum(out[0:length]). */
+export function divideAndSum(values: ArrayLike<number>, start: number, length: number, scale: number, out: Float64Array): number {
+  let s = 0;
+  let c = 0;
+  let absErr = 0;
+  for (let i = 0; i < length; i++) {
+    const p = values[start + i] / scale;
+    out[i] = p;
+    const t = s + p;
+    const z = t - s;
+    const q = (s - (t - z)) + (p - z);
+    s = t;
+    c += q;
+    absErr += Math.abs(q);
+  }
+  const r = s + c;
+  const z = r - s;
+  const d = (s - (r - z)) + (c - z);
+  if (isCorrectlyRounded(r, d, (length + 2) * U2 * absErr)) return r;
+  fallback.reset();
+  for (let i = 0; i < length; i++) fallback.add(out[i]);
+  return fallback.value();
+}
+
+/** out[i] -= mean for i < length; returns fsum(out[i] * out[i]) of the centred values. */
+export function centreAndSquareSum(out: Float64Array, length: number, mean: number): number {
+  let s = 0;
+  let c = 0;
+  let absErr = 0;
+  for (let i = 0; i < length; i++) {
+    const v = out[i] - mean;
+    out[i] = v;
+    const p = v * v;
+    const t = s + p;
+    const z = t - s;
+    const q = (s - (t - z)) + (p - z);
+    s = t;
+    c += q;
+    absErr += Math.abs(q);
+  }
+  const r = s + c;
+  const z = r - s;
+  const d = (s - (r - z)) + (c - z);
+  if (isCorrectlyRounded(r, d, (length + 2) * U2 * absErr)) return r;
+  fallback.reset();
+  for (let i = 0; i < length; i++) fallback.add(out[i] * out[i]);
+  return fallback.value();
+}

@@ -1,7 +1,7 @@
 // Column normalisation shared by the robust correlation (market) and the spectral panel:
 // scale by the largest magnitude first so that 1e±200 inputs stay finite, centre on the
 // exact mean, then scale to unit Euclidean norm.
-import { dotExact, sumExact } from './exact-kernels.js';
+import { centreAndSquareSum, divideAndSum, dotExact } from './exact-kernels.js';
 
 /**
  * Normalises values[start:start+length] into out[0:length]. Returns false (out is then
@@ -15,10 +15,8 @@ export function normaliseInto(values: ArrayLike<number>, start: number, length: 
     if (m > scale) scale = m;
   }
   if (scale === 0 || Number.isNaN(scale)) return false;
-  for (let i = 0; i < length; i++) out[i] = values[start + i] / scale;
-  const mean = sumExact(out, 0, length) / length;
-  for (let i = 0; i < length; i++) out[i] -= mean;
-  const norm = Math.sqrt(dotExact(out, 0, out, 0, length));
+  const mean = divideAndSum(values, start, length, scale, out) / length;
+  const norm = Math.sqrt(centreAndSquareSum(out, length, mean));
   if (norm === 0) return false;
   for (let i = 0; i < length; i++) out[i] /= norm;
   return true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { dotExact, sumExact } from '../../../src/analysis/numeric/exact-kernels.js';
+import { centreAndSquareSum, divideAndSum, dotExact, sumExact } from '../../../src/analysis/numeric/exact-kernels.js';
 import { FsumOverflowError, fsum } from '../../../src/analysis/numeric/fsum.js';
 import { loadFixture, type NumericReference } from './fixture.js';
 
@@ -40,6 +40,26 @@ describe('exact summation kernels', () => {
         same(dotExact(a, 0, b, 0, a.length), fsum(a.map((x, i) => x * b[i])));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('fused normalisation passes write and sum what the separate passes would (property)', () => {
+    const finite = fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e150, max: 1e150 });
+    fc.assert(
+      fc.property(fc.array(finite, { minLength: 1, maxLength: 80 }), fc.boolean(), finite, (xs, mirror, m) => {
+        const list = mirror ? [...xs, ...xs.map((x) => -x * (1 + 2 ** -52))] : xs;
+        const n = list.length;
+        const scale = Math.max(...list.map(Math.abs)) || 1;
+        const divided = list.map((x) => x / scale);
+        const out = new Float64Array(n + 1);
+        same(divideAndSum([7, ...list], 1, n, scale, out), fsum(divided));
+        expect(Array.from(out.subarray(0, n))).toEqual(divided);
+        const mean = mirror ? m : fsum(divided) / n;
+        const centred = divided.map((x) => x - mean);
+        same(centreAndSquareSum(out, n, mean), fsum(centred.map((x) => x * x)));
+        expect(Array.from(out.subarray(0, n))).toEqual(centred);
+      }),
+      { numRuns: 1000 },
     );
   });
 

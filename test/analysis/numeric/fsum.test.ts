@@ -21,6 +21,12 @@ describe('fsum', () => {
     expect(fsum([-2.5])).toBe(-2.5);
   });
 
+  it('returns +0 for negative zeros, as CPython 3.11 math.fsum does', () => {
+    // python3.11 -c "import math; print(math.fsum([-0.0]), math.fsum([-0.0, -0.0]))" -> 0.0 0.0
+    expect(Object.is(fsum([-0]), 0)).toBe(true);
+    expect(Object.is(fsum([-0, -0]), 0)).toBe(true);
+  });
+
   it('applies the half-even correction across partials like CPython', () => {
     expect(fsum([1, 2 ** -53, 2 ** -106])).toBe(1 + 2 ** -52);
     expect(fsum([1, -(2 ** -53), -(2 ** -106)])).toBe(1 - 2 ** -53);
@@ -68,7 +74,9 @@ describe('fsum', () => {
 function exactSum(xs: number[]): number {
   let total = 0n;
   for (const x of xs) total += toScaledBigInt(x);
-  if (total === 0n) return xs.length > 0 && xs.every((x) => Object.is(x, -0)) ? -0 : 0;
+  // CPython 3.11's math.fsum (the reference's) returns +0.0 for any zero total, negative
+  // zeros included: fsum([-0.0]) == 0.0 with a positive sign, unlike IEEE addition.
+  if (total === 0n) return 0;
   const negative = total < 0n;
   const mag = negative ? -total : total;
   // mag / 2^1074 -> exact decimal string (5^1074 * mag / 10^1074) and parse.

@@ -56,6 +56,9 @@ export class ClockColumn {
   }
 }
 
+/** Observations compared with the previous series' before deciding whether to go on. */
+const PROBE = 16;
+
 interface ClockMemo {
   observations: readonly object[];
   keys: Float64Array;
@@ -108,13 +111,23 @@ export class InstantParser {
     const secondKeys = second.keys;
     const firstLength = firstObs.length;
     const secondLength = secondObs.length;
+    // A series that shares no clock with the last two among its first observations is
+    // taken to share none at all: comparing unequal texts costs about what scanning them
+    // does, so an unaligned panel would pay twice.
+    let compare = first !== NO_MEMO;
+    let hits = 0;
     for (let i = 0; i < n; i++) {
+      if (i === PROBE && hits === 0) compare = false;
       const text = read(observations[i]);
       let key: number;
       if (text === undefined) key = NaN;
-      else if (i < firstLength && read(firstObs[i]) === text) key = firstKeys[i];
-      else if (i < secondLength && read(secondObs[i]) === text) key = secondKeys[i];
-      else key = this.key(text, pathPrefix === undefined ? undefined : `${pathPrefix}/${i}/${field}`);
+      else if (compare && i < firstLength && read(firstObs[i]) === text) {
+        key = firstKeys[i];
+        hits++;
+      } else if (compare && i < secondLength && read(secondObs[i]) === text) {
+        key = secondKeys[i];
+        hits++;
+      } else key = this.key(text, pathPrefix === undefined ? undefined : `${pathPrefix}/${i}/${field}`);
       keys[i] = key;
       if (key !== key && text !== undefined) exact = false;
     }

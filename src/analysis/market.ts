@@ -5,7 +5,6 @@
 // as supplied) and, given enough points, gets robust diagnostics over its final window.
 // Across series, strongly co-moving windows are listed as related movements.
 import { AppError, isAppError } from '../core/errors.js';
-import { LoneSurrogateError } from '../core/json.js';
 import { compareCodePoints } from '../core/strings.js';
 import type { Instant } from '../core/time.js';
 import { AnalysisErrors } from './errors.js';
@@ -18,10 +17,10 @@ import {
   type SeriesGateResult,
 } from './gates.js';
 import { measurementCoverage } from './market/coverage.js';
-import { seriesRequestSha256 } from './request-digest.js';
+import { withSeriesDigests } from './series-digests.js';
 import { analyseWindow } from './market/diagnostics.js';
 import { markFloats } from './market/numbers.js';
-import { applyMarketPolicy, policyDigest } from './market/policy.js';
+import { applyMarketPolicy } from './market/policy.js';
 import { type AlignedWindow, relatedMovements } from './market/related.js';
 import {
   insufficientReading,
@@ -56,12 +55,7 @@ interface SeriesOutcome {
 }
 
 export function assessMarket(request: MarketRequest): MarketAssessment {
-  const body = computeMarketBody(request);
-  return {
-    ...body,
-    request_sha256: requestDigest(request),
-    policy_sha256: policyDigest(body.policy),
-  };
+  return withSeriesDigests(request, computeMarketBody(request));
 }
 
 /** The assessment without its two digests (which `assessMarket` appends). */
@@ -275,21 +269,3 @@ function alignedWindow(id: string, gate: SeriesGateResult, first: number, values
   return { id, instants, keys, values };
 }
 
-/**
- * SHA-256 of the canonical JSON of what the caller sent: series and as_of, plus the policy
- * exactly as received when the request had one (see request-digest.ts).
- */
-function requestDigest(request: MarketRequest): string {
-  try {
-    return seriesRequestSha256(request);
-  } catch (error) {
-    if (error instanceof LoneSurrogateError) {
-      throw new AppError(
-        AnalysisErrors.lone_surrogate,
-        'a string in the request contains an unpaired UTF-16 surrogate, so the request cannot be digested',
-        { cause: error },
-      );
-    }
-    throw error;
-  }
-}

@@ -4,11 +4,9 @@
 // The panel is all-or-nothing: a member that fails a source gate, or lacks contiguous
 // intervals, blocks the assessment rather than being dropped, and members only align on
 // intervals they all observed (no filling, no pairwise deletion).
-import { AppError } from '../core/errors.js';
-import { LoneSurrogateError, copyMember, cloneJson, markFloat, sha256OfDigestJson } from '../core/json.js';
+import { copyMember, cloneJson, markFloat } from '../core/json.js';
 import { type Instant, formatInstantZ } from '../core/time.js';
-import { AnalysisErrors } from './errors.js';
-import { seriesRequestSha256 } from './request-digest.js';
+import { withSeriesDigests } from './series-digests.js';
 import { type ClockColumn, InstantParser, type SeriesGateResult, assertSeriesDomain, assertUniqueSeriesIds, gateSeries, idOrder } from './gates.js';
 import { alignIntervals, comparableKeys } from './spectral/alignment.js';
 import { coverageNeedsReview, measurementCoverage } from './spectral/coverage.js';
@@ -69,13 +67,8 @@ interface Member {
  * parsed body as received, for `request_sha256`; it defaults to `request`.
  */
 export function assessSpectral(request: SpectralRequest, rawRequest?: unknown): SpectralResult {
-  const body = computeSpectralBody(request);
   const raw = (rawRequest ?? request) as { series: unknown; as_of: unknown; policy?: unknown };
-  return {
-    ...body,
-    request_sha256: digestOf(() => seriesRequestSha256(raw)),
-    policy_sha256: digestOf(() => sha256OfDigestJson(body.policy)),
-  };
+  return withSeriesDigests(raw, computeSpectralBody(request));
 }
 
 /** The result without its two digests (which `assessSpectral` appends). */
@@ -255,15 +248,3 @@ function finish(
   };
 }
 
-function digestOf(digest: () => string): string {
-  try {
-    return digest();
-  } catch (e) {
-    if (e instanceof LoneSurrogateError) {
-      throw new AppError(AnalysisErrors.lone_surrogate, 'a string in the request holds an unpaired UTF-16 surrogate, so it cannot be digested', {
-        cause: e,
-      });
-    }
-    throw e;
-  }
-}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  JsonSyntaxError, LoneSurrogateError, cloneJson, copyMember, encodeCanonicalDocument, encodeDigestJson,
+  JsonSyntaxError, LoneSurrogateError, cloneJson, copyMember, encodeCanonicalDocument, encodeDigestJson, sha256OfDigestJson,
   encodePythonBody, isFloatToken, markFloat, parseStrictJson, pyFloatRepr,
 } from '../../src/core/json.js';
 import { floatText } from '../../src/core/json/format.js';
@@ -240,5 +240,17 @@ describe('fast float formatting', () => {
     fc.assert(fc.property(integral, (n) => {
       expect(encodeDigestJson([n])).toBe(`[${BigInt(n)}]`);
     }), { numRuns: 5000 });
+  });
+});
+
+describe('byte sink growth', () => {
+  it('keeps every byte of documents far larger than one 64 KiB chunk, kept or hashed', () => {
+    // Kept bytes grow one buffer; hashed ones go out in chunks: both must see the same
+    // text. Eighths print alike in JS and Python, and keys are already in sorted order.
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({ id: `row-${i}`, note: i % 7 === 0 ? 'é "q"' : 'x', value: i / 8 }));
+    const kept = encodeDigestJson(rows);
+    expect(kept.length).toBeGreaterThan(1 << 19);
+    expect(kept).toBe(JSON.stringify(rows));
+    expect(sha256OfDigestJson(rows)).toBe(sha256Hex(kept));
   });
 });

@@ -1,7 +1,6 @@
 // The applied market policy: defaults overlaid by the caller's keys. The caller's number
 // kinds survive (a caller's `3` stays an int, the default `3.0` stays a float) because
 // the policy digest is computed over exactly this object.
-import { sha256OfDigestJson } from '../../core/json.js';
 import { overlayPolicy, type PolicyDefault } from '../policy.js';
 import type { MarketPolicy, MarketPolicyInput } from './types.js';
 
@@ -17,8 +16,4 @@ const DEFAULTS: ReadonlyArray<PolicyDefault<keyof MarketPolicy & string>> = [
 /** Builds a fresh applied-policy object (never shares containers with the request). */
 export function applyMarketPolicy(caller: MarketPolicyInput | undefined): MarketPolicy {
   return overlayPolicy<keyof MarketPolicy & string, MarketPolicy>(DEFAULTS, caller);
-}
-
-export function policyDigest(applied: MarketPolicy): string {
-  return sha256OfDigestJson(applied);
 }

@@ -74,6 +74,22 @@ export class InstantParser {
   private readonly previous = new Map<string, ClockMemo[]>();
   private readonly keyTable = new WeakMap<readonly (Instant | undefined)[], Float64Array | null>();
 
+  // Key columns are carved from shared buffers: a typed array of a few KiB has its own
+  // off-heap store, and allocating 64 of them per request cost more than filling them.
+  private slab = new Float64Array(0);
+  private slabUsed = 0;
+
+  private allocate(n: number): Float64Array {
+    if (n > 4096) return new Float64Array(n);
+    if (this.slabUsed + n > this.slab.length) {
+      this.slab = new Float64Array(Math.max(16 * n, 1024));
+      this.slabUsed = 0;
+    }
+    const out = this.slab.subarray(this.slabUsed, this.slabUsed + n);
+    this.slabUsed += n;
+    return out;
+  }
+
   /** The instant of one clock text; `path` names it in the error for an invalid text. */
   parse(text: string, path?: string): Instant {
     let instant = this.cache.get(text);
@@ -136,6 +152,95 @@ export class InstantParser {
     return new ClockColumn(observations, read, this, keys, exact);
   }
 
+  /**
+   * `readClocks` of `observed_at` and of `available_at` in one walk over the observations
+   * (a walk over a large panel costs more in memory traffic than in parsing). An invalid
+   * `observed_at` throws here as `readClocks` would; an invalid `available_at` is only
+   * recorded, because the gates that read it run after every series' domain checks, and
+   * it is `availability()` that throws it.
+   */
+  readObservationClocks(observations: readonly GateClocks[], pathPrefix?: string): ObservationClocks {
+    const n = observations.length;
+    const observedKeys = this.allocate(n);
+    const availableKeys = this.allocate(n);
+    let observedExact = true;
+    let availableExact = true;
+    let invalidAt = -1;
+    const observedRecent = this.previous.get('observed_at');
+    const availableRecent = this.previous.get('available_at');
+    const o1 = observedRecent === undefined ? NO_MEMO : observedRecent[0];
+    const o2 = observedRecent === undefined || observedRecent.length < 2 ? NO_MEMO : observedRecent[1];
+    const a1 = availableRecent === undefined ? NO_MEMO : availableRecent[0];
+    const a2 = availableRecent === undefined || availableRecent.length < 2 ? NO_MEMO : availableRecent[1];
+    const o1Obs = o1.observations as readonly GateClocks[];
+    const o2Obs = o2.observations as readonly GateClocks[];
+    const a1Obs = a1.observations as readonly GateClocks[];
+    const a2Obs = a2.observations as readonly GateClocks[];
+    const o1Keys = o1.keys;
+    const o2Keys = o2.keys;
+    const a1Keys = a1.keys;
+    const a2Keys = a2.keys;
+    const o1Length = o1Obs.length;
+    const o2Length = o2Obs.length;
+    const a1Length = a1Obs.length;
+    const a2Length = a2Obs.length;
+    // The probe of `readClocks`, per member.
+    let compareObserved = o1 !== NO_MEMO;
+    let compareAvailable = a1 !== NO_MEMO;
+    let observedHits = 0;
+    let availableHits = 0;
+    for (let i = 0; i < n; i++) {
+      if (i === PROBE) {
+        if (observedHits === 0) compareObserved = false;
+        if (availableHits === 0) compareAvailable = false;
+      }
+      const observation = observations[i];
+      const observed = observation.observed_at;
+      let key: number;
+      if (observed === undefined) key = NaN;
+      else if (compareObserved && i < o1Length && o1Obs[i].observed_at === observed) {
+        key = o1Keys[i];
+        observedHits++;
+      } else if (compareObserved && i < o2Length && o2Obs[i].observed_at === observed) {
+        key = o2Keys[i];
+        observedHits++;
+      } else key = this.key(observed, pathPrefix === undefined ? undefined : `${pathPrefix}/${i}/observed_at`);
+      observedKeys[i] = key;
+      if (key !== key && observed !== undefined) observedExact = false;
+
+      const available = observation.available_at;
+      if (available === undefined) key = NaN;
+      else if (compareAvailable && i < a1Length && a1Obs[i].available_at === available) {
+        key = a1Keys[i];
+        availableHits++;
+      } else if (compareAvailable && i < a2Length && a2Obs[i].available_at === available) {
+        key = a2Keys[i];
+        availableHits++;
+      } else {
+        const parsed = parseUtcMicros(available);
+        if (parsed === null) {
+          if (invalidAt < 0) invalidAt = i;
+          key = NaN;
+        } else key = parsed;
+      }
+      availableKeys[i] = key;
+      if (key !== key && available !== undefined) availableExact = false;
+    }
+    const observedMemo: ClockMemo = { observations, keys: observedKeys };
+    this.previous.set('observed_at', o1 === NO_MEMO ? [observedMemo] : [observedMemo, o1]);
+    // A column holding an invalid clock is never remembered: a later series repeating the
+    // text must fail on it too.
+    if (invalidAt < 0) {
+      const availableMemo: ClockMemo = { observations, keys: availableKeys };
+      this.previous.set('available_at', a1 === NO_MEMO ? [availableMemo] : [availableMemo, a1]);
+    }
+    return new ObservationClocks(
+      new ClockColumn(observations, FIELD_READERS.observed_at, this, observedKeys, observedExact),
+      new ClockColumn(observations, FIELD_READERS.available_at, this, availableKeys, availableExact),
+      invalidAt,
+    );
+  }
+
   /** `readClocks` as BigInt instants (undefined where the member is absent). */
   parseField(observations: readonly object[], field: string, pathPrefix?: string): (Instant | undefined)[] {
     const column = this.readClocks(observations, field, pathPrefix);
@@ -164,6 +269,28 @@ export class InstantParser {
 }
 
 const SAFE_MICROS = 9007199254740992n; // 2^53
+
+/** The clock members of an observation. */
+export interface GateClocks {
+  observed_at?: string;
+  available_at?: string;
+}
+
+/** Both clock columns of a series, as read by `readObservationClocks`. */
+export class ObservationClocks {
+  constructor(
+    readonly observed: ClockColumn,
+    private readonly available: ClockColumn,
+    /** Index of the first invalid `available_at`, or -1. */
+    readonly invalidAvailableAt: number,
+  ) {}
+
+  /** The `available_at` column; throws what `readClocks(observations, 'available_at')` would. */
+  availability(): ClockColumn {
+    if (this.invalidAvailableAt >= 0) throw invalidClock(undefined);
+    return this.available;
+  }
+}
 
 const NO_MEMO: ClockMemo = { observations: [], keys: new Float64Array(0) };
 

@@ -12,7 +12,7 @@ import { type Instant, secondsBetween } from '../core/time.js';
 import { type ClockColumn, InstantParser } from './clock-parser.js';
 import { AnalysisErrors } from './errors.js';
 
-export { ClockColumn, InstantParser } from './clock-parser.js';
+export { ClockColumn, InstantParser, ObservationClocks } from './clock-parser.js';
 
 export interface GateObservation {
   observed_at: string;
@@ -98,11 +98,13 @@ export function assertUniqueSeriesIds(series: readonly { id: string }[]): void {
 /**
  * Domain checks for one series: strictly increasing clocks, then positive prices, then
  * non-negative counts. `index` is the series' position in the request (for the error
- * path). Returns the parsed `observed_at` clocks so the gates need not parse again.
+ * path). Returns the parsed `observed_at` clocks so the gates need not parse again;
+ * `observed` may pass them in when already read (e.g. by `readObservationClocks`, which
+ * has then reported any invalid one).
  */
-export function assertSeriesDomain(series: GateSeries, index: number, parser: InstantParser): ClockColumn {
+export function assertSeriesDomain(series: GateSeries, index: number, parser: InstantParser, observed?: ClockColumn): ClockColumn {
   const obs = series.observations;
-  const clocks = parser.readClocks(obs, 'observed_at', `/series/${index}/observations`);
+  const clocks = observed ?? parser.readClocks(obs, 'observed_at', `/series/${index}/observations`);
   const keys = clocks.exact ? clocks.keys : null;
   const instants = keys === null ? (clocks.instants() as Instant[]) : [];
   for (let i = 1; i < obs.length; i++) {
@@ -144,20 +146,21 @@ export function idOrder(series: readonly { id: string }[]): number[] {
 }
 
 /**
- * Applies the source gates to one series at `asOf`. `observed` may be passed when the
- * caller already parsed the clocks (e.g. from `assertSeriesDomain`).
+ * Applies the source gates to one series at `asOf`. `observed` and `available` may be
+ * passed when the caller already parsed the clocks (e.g. from `assertSeriesDomain`).
  */
 export function gateSeries(
   series: GateSeries,
   asOf: Instant,
   parser: InstantParser = new InstantParser(),
   observed?: ClockColumn,
+  available?: ClockColumn,
 ): SeriesGateResult {
   const obs = series.observations;
   const n = obs.length;
   const clocks = observed ?? parser.readClocks(obs, 'observed_at');
   const observedKeys = clocks.exact ? clocks.keys : null;
-  const availability = parser.readClocks(obs, 'available_at');
+  const availability = available ?? parser.readClocks(obs, 'available_at');
   const availableKeys = availability.exact ? availability.keys : null;
 
   const issues: GateIssue[] = [];

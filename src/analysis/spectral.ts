@@ -7,7 +7,7 @@
 import { copyMember, cloneJson, markFloat } from '../core/json.js';
 import { type Instant, formatInstantZ } from '../core/time.js';
 import { withSeriesDigests } from './series-digests.js';
-import { type ClockColumn, InstantParser, type SeriesGateResult, assertSeriesDomain, assertUniqueSeriesIds, gateSeries, idOrder } from './gates.js';
+import { InstantParser, type ObservationClocks, type SeriesGateResult, assertSeriesDomain, assertUniqueSeriesIds, gateSeries, idOrder } from './gates.js';
 import { alignIntervals, comparableKeys } from './spectral/alignment.js';
 import { coverageNeedsReview, measurementCoverage } from './spectral/coverage.js';
 import { windowDynamics } from './spectral/dynamics.js';
@@ -90,11 +90,15 @@ function assess(request: SpectralRequest): SpectralBody {
   assertUniqueSeriesIds(input);
   const order = idOrder(input);
   // Domain errors surface in id order, all of them before any transform runs.
-  const observed = new Map<number, ClockColumn>();
-  for (const index of order) observed.set(index, assertSeriesDomain(input[index], index, parser));
+  const clocks = new Map<number, ObservationClocks>();
+  for (const index of order) {
+    const read = parser.readObservationClocks(input[index].observations, `/series/${index}/observations`);
+    assertSeriesDomain(input[index], index, parser, read.observed);
+    clocks.set(index, read);
+  }
 
   const policy = applySpectralPolicy(request.policy);
-  const members: Member[] = order.map((index) => buildMember(input[index], asOf, parser, observed.get(index) as ClockColumn));
+  const members: Member[] = order.map((index) => buildMember(input[index], asOf, parser, clocks.get(index) as ObservationClocks));
   const n = members.length;
 
   const alignment: SpectralAlignment = {
@@ -172,8 +176,8 @@ function assess(request: SpectralRequest): SpectralBody {
   return finish(request, policy, members, status, reasons, windows, dynamics, alignment);
 }
 
-function buildMember(series: SpectralSeries, asOf: Instant, parser: InstantParser, observed: ClockColumn): Member {
-  const gate = gateSeries(series, asOf, parser, observed);
+function buildMember(series: SpectralSeries, asOf: Instant, parser: InstantParser, clocks: ObservationClocks): Member {
+  const gate = gateSeries(series, asOf, parser, clocks.observed, clocks.availability());
   const eligible = gate.issues.length === 0;
   const intervals: SeriesIntervals = eligible
     ? deferredIntervals(series.kind, gate.tail)

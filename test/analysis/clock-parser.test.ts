@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { isAppError } from '../../src/core/errors.js';
 import { parseUtcTimestamp } from '../../src/core/time.js';
-import { InstantParser } from '../../src/analysis/clock-parser.js';
+import { type ClockColumn, InstantParser, type ObservationClocks } from '../../src/analysis/clock-parser.js';
 
 // Spellings of a few instants, near and beyond ±2^53 µs, so memo hits, misses and both
 // key kinds all come up; undefined stands for an absent member.
@@ -55,5 +55,61 @@ describe('InstantParser.readClocks', () => {
       error = e;
     }
     expect(isAppError(error) && error.path).toBe('/series/1/observations/1/observed_at');
+  });
+});
+
+describe('InstantParser.readObservationClocks', () => {
+  const withInvalid = [...TEXTS, 'not a clock'];
+  const member = fc.constantFrom(...withInvalid);
+
+  function outcome(f: () => unknown): unknown {
+    try {
+      return { value: f() };
+    } catch (e) {
+      return { error: isAppError(e) ? [e.code, e.path, e.message] : String(e) };
+    }
+  }
+
+  it('reads both clock members as two readClocks calls do, invalid ones included (property)', () => {
+    const observation = fc.record({ observed_at: member, available_at: member }, { requiredKeys: [] });
+    fc.assert(
+      fc.property(fc.array(fc.array(observation, { maxLength: 40 }), { minLength: 1, maxLength: 5 }), (panel) => {
+        const fused = new InstantParser();
+        const separate = new InstantParser();
+        panel.forEach((raw, s) => {
+          const observations = raw.map((o) => {
+            const copy: { observed_at?: string; available_at?: string } = {};
+            if (o.observed_at !== undefined) copy.observed_at = o.observed_at;
+            if (o.available_at !== undefined) copy.available_at = o.available_at;
+            return copy;
+          });
+          const prefix = `/series/${s}/observations`;
+          const expectedObserved = outcome(() => separate.readClocks(observations, 'observed_at', prefix));
+          const pair = outcome(() => fused.readObservationClocks(observations, prefix));
+          const shape = (c: unknown) => {
+            const column = c as ClockColumn;
+            return { exact: column.exact, keys: Array.from(column.keys), instants: column.instants() };
+          };
+          if ('error' in (expectedObserved as object)) {
+            expect(pair).toEqual(expectedObserved);
+            return;
+          }
+          const clocks = (pair as { value: ObservationClocks }).value;
+          expect(shape(clocks.observed)).toEqual(shape((expectedObserved as { value: unknown }).value));
+          const expectedAvailable = outcome(() => shape(separate.readClocks(observations, 'available_at')));
+          expect(outcome(() => shape(clocks.availability()))).toEqual(expectedAvailable);
+        });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reports an invalid available_at only when the availability is asked for, and again for a later series repeating it', () => {
+    const parser = new InstantParser();
+    const observations = [{ observed_at: TEXTS[0], available_at: 'bad' }];
+    const clocks = parser.readObservationClocks(observations, '/series/0/observations');
+    expect(clocks.observed.keys[0]).toBe(Number(parseUtcTimestamp(TEXTS[0]!)!));
+    expect(() => clocks.availability()).toThrow();
+    expect(() => parser.readObservationClocks(observations).availability()).toThrow();
   });
 });

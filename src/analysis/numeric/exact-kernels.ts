@@ -27,7 +27,7 @@ const HALF_ULP = Float64Array.from({ length: 2047 }, (_, e) => 2 ** (e - 1023 - 
  * Decides whether r = fl(s + c) is the correctly rounded value of the exact total
  * s + C, given |C - c| <= bound. `d` is the exact rounding error of s + c (r + d = s + c).
  */
-function isCorrectlyRounded(r: number, d: number, bound: number): boolean {
+export function isCorrectlyRounded(r: number, d: number, bound: number): boolean {
   if (!Number.isFinite(r) || !Number.isFinite(bound)) return false;
   if (r === 0) return false; // sign-of-zero and cancellation cases: exact path
   f64[0] = r;

@@ -5,6 +5,7 @@ import { AppError } from '../../core/errors.js';
 import { markFloat } from '../../core/json.js';
 import { AnalysisErrors } from '../errors.js';
 import { jacobiEigen } from '../linalg/jacobi.js';
+import { dotExactBounded } from '../numeric/bounded-kernels.js';
 import { dotExact } from '../numeric/exact-kernels.js';
 import { ExactSum } from '../numeric/fsum.js';
 import { normaliseInto } from '../numeric/normalise.js';
@@ -87,12 +88,22 @@ export function assessWindow(
     return { window, spectrum: null };
   }
 
+  // Largest magnitude per normalised column: what lets the bounded kernel split products.
+  const largest = new Float64Array(n);
+  for (let s = 0; s < n; s++) {
+    let m = 0;
+    for (let t = s * length, stop = t + length; t < stop; t++) {
+      const v = Math.abs(scratch[t]);
+      if (v > m) m = v;
+    }
+    largest[s] = m;
+  }
   const correlation = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     const zi = i * length;
     for (let j = i; j < n; j++) {
       const zj = j * length;
-      const c = dotExact(scratch, zi, scratch, zj, length);
+      const c = dotExactBounded(scratch, zi, scratch, zj, length, largest[i], largest[j]);
       correlation[i * n + j] = c;
       correlation[j * n + i] = c;
     }

@@ -62,6 +62,7 @@ const PROBE = 16;
 interface ClockMemo {
   observations: readonly object[];
   keys: Float64Array;
+  exact: boolean;
 }
 
 /**
@@ -147,7 +148,7 @@ export class InstantParser {
       keys[i] = key;
       if (key !== key && text !== undefined) exact = false;
     }
-    const memo: ClockMemo = { observations, keys };
+    const memo: ClockMemo = { observations, keys, exact };
     this.previous.set(field, first === NO_MEMO ? [memo] : [memo, first]);
     return new ClockColumn(observations, read, this, keys, exact);
   }
@@ -161,17 +162,29 @@ export class InstantParser {
    */
   readObservationClocks(observations: readonly GateClocks[], pathPrefix?: string): ObservationClocks {
     const n = observations.length;
-    const observedKeys = this.allocate(n);
-    const availableKeys = this.allocate(n);
-    let observedExact = true;
-    let availableExact = true;
-    let invalidAt = -1;
     const observedRecent = this.previous.get('observed_at');
     const availableRecent = this.previous.get('available_at');
     const o1 = observedRecent === undefined ? NO_MEMO : observedRecent[0];
     const o2 = observedRecent === undefined || observedRecent.length < 2 ? NO_MEMO : observedRecent[1];
     const a1 = availableRecent === undefined ? NO_MEMO : availableRecent[0];
     const a2 = availableRecent === undefined || availableRecent.length < 2 ? NO_MEMO : availableRecent[1];
+    if (n > 0 && a1.observations === o1.observations && o1.observations.length === n && sameClocks(observations, o1.observations as readonly GateClocks[])) {
+      // The clocks of an aligned panel member are the very strings of the previous
+      // member's (the JSON reader hands out one string per repeated text), so its keys
+      // are the previous keys: shared, not copied (nothing writes to a key column).
+      this.previous.set('observed_at', [{ observations, keys: o1.keys, exact: o1.exact }, o1]);
+      this.previous.set('available_at', [{ observations, keys: a1.keys, exact: a1.exact }, a1]);
+      return new ObservationClocks(
+        new ClockColumn(observations, FIELD_READERS.observed_at, this, o1.keys, o1.exact),
+        new ClockColumn(observations, FIELD_READERS.available_at, this, a1.keys, a1.exact),
+        -1,
+      );
+    }
+    const observedKeys = this.allocate(n);
+    const availableKeys = this.allocate(n);
+    let observedExact = true;
+    let availableExact = true;
+    let invalidAt = -1;
     const o1Obs = o1.observations as readonly GateClocks[];
     const o2Obs = o2.observations as readonly GateClocks[];
     const a1Obs = a1.observations as readonly GateClocks[];
@@ -226,12 +239,12 @@ export class InstantParser {
       availableKeys[i] = key;
       if (key !== key && available !== undefined) availableExact = false;
     }
-    const observedMemo: ClockMemo = { observations, keys: observedKeys };
+    const observedMemo: ClockMemo = { observations, keys: observedKeys, exact: observedExact };
     this.previous.set('observed_at', o1 === NO_MEMO ? [observedMemo] : [observedMemo, o1]);
     // A column holding an invalid clock is never remembered: a later series repeating the
     // text must fail on it too.
     if (invalidAt < 0) {
-      const availableMemo: ClockMemo = { observations, keys: availableKeys };
+      const availableMemo: ClockMemo = { observations, keys: availableKeys, exact: availableExact };
       this.previous.set('available_at', a1 === NO_MEMO ? [availableMemo] : [availableMemo, a1]);
     }
     return new ObservationClocks(
@@ -276,6 +289,16 @@ export interface GateClocks {
   available_at?: string;
 }
 
+/** Whether both clock members of every observation are the same as the other list's. */
+function sameClocks(observations: readonly GateClocks[], other: readonly GateClocks[]): boolean {
+  for (let i = 0; i < observations.length; i++) {
+    const a = observations[i];
+    const b = other[i];
+    if (a.observed_at !== b.observed_at || a.available_at !== b.available_at) return false;
+  }
+  return true;
+}
+
 /** Both clock columns of a series, as read by `readObservationClocks`. */
 export class ObservationClocks {
   constructor(
@@ -292,7 +315,7 @@ export class ObservationClocks {
   }
 }
 
-const NO_MEMO: ClockMemo = { observations: [], keys: new Float64Array(0) };
+const NO_MEMO: ClockMemo = { observations: [], keys: new Float64Array(0), exact: true };
 
 function invalidClock(path: string | undefined): AppError {
   return new AppError(AnalysisErrors.invalid_input, `${path ?? 'timestamp'}: not a supported UTC timestamp`, { path });

@@ -70,12 +70,14 @@ describe('InstantParser.readObservationClocks', () => {
     }
   }
 
-  it('reads both clock members as two readClocks calls do, invalid ones included (property)', () => {
+  it('reads both clock members as two readClocks calls do, invalid and repeated ones included (property)', () => {
     const observation = fc.record({ observed_at: member, available_at: member }, { requiredKeys: [] });
     fc.assert(
-      fc.property(fc.array(fc.array(observation, { maxLength: 40 }), { minLength: 1, maxLength: 5 }), (panel) => {
+      fc.property(fc.array(fc.tuple(fc.array(observation, { maxLength: 40 }), fc.boolean()), { minLength: 1, maxLength: 5 }), (drawn) => {
         const fused = new InstantParser();
         const separate = new InstantParser();
+        // A repeated series has the clocks of the one before it (an aligned panel).
+        const panel = drawn.flatMap(([raw, repeat]) => (repeat ? [raw, raw] : [raw]));
         panel.forEach((raw, s) => {
           const observations = raw.map((o) => {
             const copy: { observed_at?: string; available_at?: string } = {};

@@ -42,6 +42,20 @@ export function comparableKeys(instants: readonly Instant[][]): Float64Array[] {
 }
 
 export function alignIntervals({ keys }: AlignmentInput): AlignmentOutcome {
+  if (sameIncreasingKeys(keys)) {
+    // Members on one clock grid (the usual panel) share every interval.
+    return {
+      alignedPoints: Math.max(0, keys[0].length - 1),
+      unmatchedIntervals: 0,
+      discardedCommonIntervals: 0,
+      offsets: keys.map(() => 0),
+    };
+  }
+  return alignByIntervals(keys);
+}
+
+/** `alignIntervals` without the shortcut for members on one clock grid. */
+export function alignByIntervals(keys: Float64Array[]): AlignmentOutcome {
   const members = keys.length;
   const counts = keys.map((k) => Math.max(0, k.length - 1));
   const base = keys[0];
@@ -108,4 +122,16 @@ export function alignIntervals({ keys }: AlignmentInput): AlignmentOutcome {
     discardedCommonIntervals: commonCount - aligned,
     offsets: counts.map((c) => c - aligned),
   };
+}
+
+/** The first member's keys increase strictly and every member has them (NaN matches nothing). */
+function sameIncreasingKeys(keys: Float64Array[]): boolean {
+  const base = keys[0];
+  for (let i = 1; i < base.length; i++) if (!(base[i] > base[i - 1])) return false;
+  for (let s = 1; s < keys.length; s++) {
+    const other = keys[s];
+    if (other.length !== base.length) return false;
+    for (let i = 0; i < base.length; i++) if (other[i] !== base[i]) return false;
+  }
+  return true;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { alignIntervals, comparableKeys } from '../../../src/analysis/spectral/alignment.js';
+import fc from 'fast-check';
+import { alignByIntervals, alignIntervals, comparableKeys } from '../../../src/analysis/spectral/alignment.js';
 
 const keys = (...lists: number[][]) => lists.map((l) => Float64Array.from(l));
 
@@ -48,5 +49,21 @@ describe('comparableKeys', () => {
     const big = 2n ** 60n;
     const out = comparableKeys([[big, big + 1n, big + 3n], [big + 1n, big + 3n]]);
     expect(out).toEqual([Float64Array.from([0, 1, 2]), Float64Array.from([1, 2])]);
+  });
+});
+
+describe('alignIntervals on members sharing one clock grid', () => {
+  it('gives what the interval-by-interval alignment gives, for shared, shifted and unordered grids (property)', () => {
+    const list = fc.array(fc.integer({ min: -5, max: 40 }), { maxLength: 12 });
+    fc.assert(
+      fc.property(list, fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.option(list), (raw, copies, sorted, other) => {
+        const grid = sorted ? [...new Set(raw)].sort((a, b) => a - b) : raw;
+        const lists = Array.from({ length: copies }, () => grid);
+        if (other !== null) lists.push([...new Set(other)].sort((a, b) => a - b));
+        const input = keys(...lists);
+        expect(alignIntervals({ keys: input })).toEqual(alignByIntervals(input));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

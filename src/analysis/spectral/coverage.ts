@@ -18,9 +18,11 @@ export function measurementCoverage(tail: readonly SpectralObservation[]): Measu
   let max = 0;
   for (let i = 0; i < tail.length; i++) {
     const o = tail[i];
-    if (!hasOwnProperty.call(o, 'sample_size')) continue;
-    keyed = true;
+    // Reading the member first spares the own-property lookup wherever it holds a value
+    // (observations are plain data objects: a member that reads as defined is their own).
     const size = o.sample_size;
+    if (size === undefined && !hasOwnProperty.call(o, 'sample_size')) continue;
+    keyed = true;
     if (size === null || size === undefined) continue;
     if (declared === 0) firstSize = size;
     else if (size !== firstSize) variable = true;

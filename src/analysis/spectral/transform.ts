@@ -56,14 +56,17 @@ export function intervalValues(kind: SpectralSeriesKind, tail: readonly Spectral
  */
 export function deferredIntervals(kind: SpectralSeriesKind, tail: readonly SpectralObservation[]): SeriesIntervals {
   const count = Math.max(0, tail.length - 1);
-  const values = new Float64Array(count);
   if (kind === 'price') {
-    const intervals = { count, values, tolerances: new Float64Array(count) };
+    // One store for both columns: each typed array of a few KiB is a separate allocation.
+    const store = new Float64Array(2 * count);
+    const values = store.subarray(0, count);
+    const intervals = { count, values, tolerances: store.subarray(count) };
     if (allFinite(tail)) return intervals;
     fillLogReturns(intervals, tail, 0);
     assertFinite(values);
     return intervals;
   }
+  const values = new Float64Array(count);
   if (kind === 'return') {
     for (let j = 0; j < count; j++) values[j] = tail[j + 1].value as number;
   } else {

@@ -88,16 +88,7 @@ export function assessWindow(
     return { window, spectrum: null };
   }
 
-  // Largest magnitude per normalised column: what lets the bounded kernel split products.
-  const largest = new Float64Array(n);
-  for (let s = 0; s < n; s++) {
-    let m = 0;
-    for (let t = s * length, stop = t + length; t < stop; t++) {
-      const v = Math.abs(scratch[t]);
-      if (v > m) m = v;
-    }
-    largest[s] = m;
-  }
+  const largest = rowLargest(scratch, length, n);
   const correlation = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     const zi = i * length;
@@ -146,9 +137,13 @@ export function assessWindow(
       weighted[i * n + k] = vec[i] * shrunk[k];
     }
   }
+  const weightedLargest = rowLargest(weighted, n);
+  const componentsLargest = rowLargest(components, n);
   const rebuilt = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) rebuilt[i * n + j] = dotExact(weighted, i * n, components, j * n, n);
+    for (let j = 0; j < n; j++) {
+      rebuilt[i * n + j] = dotExactBounded(weighted, i * n, components, j * n, n, weightedLargest[i], componentsLargest[j]);
+    }
   }
   const roots = new Float64Array(n);
   for (let i = 0; i < n; i++) roots[i] = Math.sqrt(rebuilt[i * n + i]);
@@ -226,6 +221,23 @@ export function assessWindow(
     putFloat(window, key, (window as unknown as Record<string, number>)[key]);
   }
   return { window, spectrum: { eigenvalues, correlation, leading, leadingShare, leadingGap } };
+}
+
+/**
+ * Largest magnitude of each of `rows` rows of `width` entries (default: a square matrix):
+ * the bounds that let `dotExactBounded` split the products of those rows.
+ */
+function rowLargest(values: Float64Array, width: number, rows = width): Float64Array {
+  const largest = new Float64Array(rows);
+  for (let r = 0; r < rows; r++) {
+    let m = 0;
+    for (let t = r * width, stop = t + width; t < stop; t++) {
+      const v = Math.abs(values[t]);
+      if (v > m) m = v;
+    }
+    largest[r] = m;
+  }
+  return largest;
 }
 
 function lagOneCorrelations(

@@ -9,7 +9,7 @@
 // `dotExact`'s error-free two-sum, and it leaves the accumulation free to run in two
 // independent chains. The result is returned only when the bound proves it is the
 // correctly rounded exact sum, i.e. what fsum gives; otherwise `dotExact` decides.
-import { dotExact, isCorrectlyRounded } from './exact-kernels.js';
+import { centreAndSquareSum, divideAndSum, dotExact, isCorrectlyRounded, sumExact } from './exact-kernels.js';
 
 const U2 = 2.220446049250313e-16; // 2^-52
 const U = 1.1102230246251565e-16; // 2^-53
@@ -71,14 +71,109 @@ export function dotExactBounded(
     high0 += q0;
     low0 += p0 - q0;
   }
-  const high = high0 + high1; // exact, like every partial sum of high parts
-  const low = low0 + low1;
+  // high0 + high1 is exact, like every partial sum of high parts.
+  const r = settle(high0 + high1, low0 + low1, length, sigma);
+  return r === r ? r : dotExact(a, aOff, b, bOff, length);
+}
+
+// The same extraction for the two sums of column normalisation (see normalise.ts), whose
+// summands are bounded by construction: quotients by the largest magnitude lie in
+// [-1, 1], and a centred quotient is at most 1 + |mean|.
+
+/**
+ * `divideAndSum` (out[i] = values[start+i] / scale; returns fsum(out[0:length])) for
+ * |values[start+i]| <= scale * largest, bit-identical.
+ */
+export function divideAndSumBounded(
+  values: ArrayLike<number>,
+  start: number,
+  length: number,
+  scale: number,
+  out: Float64Array,
+  largest: number,
+): number {
+  if (!(largest >= SMALLEST && largest <= LARGEST) || length < 2 || length > 1 << 20) {
+    return divideAndSum(values, start, length, scale, out);
+  }
+  const sigma = powerOfTwoAtLeast(2 * length * largest);
+  let high0 = 0;
+  let high1 = 0;
+  let low0 = 0;
+  let low1 = 0;
+  let i = 0;
+  for (const last = length - 1; i < last; i += 2) {
+    const p0 = values[start + i] / scale;
+    out[i] = p0;
+    const q0 = sigma + p0 - sigma;
+    high0 += q0;
+    low0 += p0 - q0;
+    const p1 = values[start + i + 1] / scale;
+    out[i + 1] = p1;
+    const q1 = sigma + p1 - sigma;
+    high1 += q1;
+    low1 += p1 - q1;
+  }
+  if (i < length) {
+    const p0 = values[start + i] / scale;
+    out[i] = p0;
+    const q0 = sigma + p0 - sigma;
+    high0 += q0;
+    low0 += p0 - q0;
+  }
+  const r = settle(high0 + high1, low0 + low1, length, sigma);
+  return r === r ? r : sumExact(out, 0, length);
+}
+
+/**
+ * `centreAndSquareSum` (out[i] -= mean; returns fsum(out[i] * out[i])) for
+ * |out[i] - mean| <= largest, bit-identical.
+ */
+export function centreAndSquareSumBounded(out: Float64Array, length: number, mean: number, largest: number): number {
+  // Rounding is monotonic, so fl(largest^2) bounds every rounded square.
+  const m = largest * largest;
+  if (!(m >= SMALLEST && m <= LARGEST) || length < 2 || length > 1 << 20) return centreAndSquareSum(out, length, mean);
+  const sigma = powerOfTwoAtLeast(2 * length * m);
+  let high0 = 0;
+  let high1 = 0;
+  let low0 = 0;
+  let low1 = 0;
+  let i = 0;
+  for (const last = length - 1; i < last; i += 2) {
+    const v0 = out[i] - mean;
+    out[i] = v0;
+    const p0 = v0 * v0;
+    const q0 = sigma + p0 - sigma;
+    high0 += q0;
+    low0 += p0 - q0;
+    const v1 = out[i + 1] - mean;
+    out[i + 1] = v1;
+    const p1 = v1 * v1;
+    const q1 = sigma + p1 - sigma;
+    high1 += q1;
+    low1 += p1 - q1;
+  }
+  if (i < length) {
+    const v0 = out[i] - mean;
+    out[i] = v0;
+    const p0 = v0 * v0;
+    const q0 = sigma + p0 - sigma;
+    high0 += q0;
+    low0 += p0 - q0;
+  }
+  const r = settle(high0 + high1, low0 + low1, length, sigma);
+  // The column is centred by now: the fallback only sums the squares.
+  return r === r ? r : dotExact(out, 0, out, 0, length);
+}
+
+/**
+ * fl(high + low) when the bound proves it the correctly rounded value of high plus the
+ * exact sum of the `length` low parts, else NaN. `high` must be exact. Recursive summation
+ * of `length` low parts, each at most sigma * 2^-53, errs by at most about length * 2^-53
+ * times their magnitude sum; twice that absorbs the rounding of the bound itself.
+ */
+function settle(high: number, low: number, length: number, sigma: number): number {
   const r = high + low;
   const z = r - high;
   const d = (high - (r - z)) + (low - z);
-  // Recursive summation of `length` low parts, each at most sigma * 2^-53, errs by at most
-  // about length * 2^-53 times their magnitude sum; twice that absorbs the rounding here.
-  const bound = (length + 2) * U2 * (length * sigma * U);
-  if (isCorrectlyRounded(r, d, bound)) return r;
-  return dotExact(a, aOff, b, bOff, length);
+  return isCorrectlyRounded(r, d, (length + 2) * U2 * (length * sigma * U)) ? r : NaN;
 }

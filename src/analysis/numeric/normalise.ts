@@ -1,7 +1,8 @@
 // Column normalisation shared by the robust correlation (market) and the spectral panel:
 // scale by the largest magnitude first so that 1e±200 inputs stay finite, centre on the
 // exact mean, then scale to unit Euclidean norm.
-import { centreAndSquareSum, divideAndSum, dotExact } from './exact-kernels.js';
+import { centreAndSquareSumBounded, divideAndSumBounded } from './bounded-kernels.js';
+import { dotExact } from './exact-kernels.js';
 
 /**
  * Normalises values[start:start+length] into out[0:length]. Returns false (out is then
@@ -15,8 +16,9 @@ export function normaliseInto(values: ArrayLike<number>, start: number, length: 
     if (m > scale) scale = m;
   }
   if (scale === 0 || Number.isNaN(scale)) return false;
-  const mean = divideAndSum(values, start, length, scale, out) / length;
-  const norm = Math.sqrt(centreAndSquareSum(out, length, mean));
+  const mean = divideAndSumBounded(values, start, length, scale, out, 1) / length;
+  // |out[i] - mean| <= 1 + |mean|, and rounding keeps that order.
+  const norm = Math.sqrt(centreAndSquareSumBounded(out, length, mean, 1 + Math.abs(mean)));
   if (norm === 0) return false;
   for (let i = 0; i < length; i++) out[i] /= norm;
   return true;

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { dotExactBounded, powerOfTwoAtLeast } from '../../../src/analysis/numeric/bounded-kernels.js';
-import { dotExact } from '../../../src/analysis/numeric/exact-kernels.js';
+import {
+  centreAndSquareSumBounded,
+  divideAndSumBounded,
+  dotExactBounded,
+  powerOfTwoAtLeast,
+} from '../../../src/analysis/numeric/bounded-kernels.js';
+import { centreAndSquareSum, divideAndSum, dotExact } from '../../../src/analysis/numeric/exact-kernels.js';
 import { fsum } from '../../../src/analysis/numeric/fsum.js';
 
 const same = (a: number, b: number) => expect(Object.is(a, b)).toBe(true);
@@ -60,6 +65,39 @@ describe('dotExactBounded', () => {
     expect(() => dotExactBounded([1e300, -1e300], 0, [1e10, 1e10], 0, 2, 1e300, 1e10)).toThrow(/inf/);
     same(dotExactBounded([1e-300, 1e-300], 0, [1e-20, 1e-20], 0, 2, 1e-300, 1e-20), fsum([1e-320, 1e-320]));
     same(dotExactBounded([], 0, [], 0, 0, 0, 0), 0);
+  });
+});
+
+describe('bounded normalisation passes', () => {
+  it('write and sum what divideAndSum and centreAndSquareSum do, given bounds on what they write (property)', () => {
+    const finite = fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e150, max: 1e150 });
+    fc.assert(
+      fc.property(fc.array(finite, { minLength: 1, maxLength: 120 }), fc.boolean(), fc.double({ min: 1, max: 8, noNaN: true }), (xs, mirror, slack) => {
+        const list = mirror ? [...xs, ...xs.map((x) => -x * (1 + 2 ** -52))] : xs;
+        const n = list.length;
+        const scale = largest(list) || 1;
+        const expectedOut = new Float64Array(n);
+        const out = new Float64Array(n);
+        same(divideAndSumBounded([7, ...list], 1, n, scale, out, slack), divideAndSum([7, ...list], 1, n, scale, expectedOut));
+        expect(Array.from(out)).toEqual(Array.from(expectedOut));
+        const mean = fsum(Array.from(out)) / n;
+        const bound = (1 + Math.abs(mean)) * slack;
+        same(centreAndSquareSumBounded(out, n, mean, bound), centreAndSquareSum(expectedOut, n, mean));
+        expect(Array.from(out)).toEqual(Array.from(expectedOut));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('fall back to the exact sums on ties, cancellation to zero and NaN, leaving the same columns', () => {
+    for (const list of [[1, -1], [1, 2 ** -53], [0.5, NaN, 0.25], [-0, -0], [1, 1, 1]]) {
+      const n = list.length;
+      const out = new Float64Array(n);
+      const expectedOut = new Float64Array(n);
+      same(divideAndSumBounded(list, 0, n, 1, out, 1), divideAndSum(list, 0, n, 1, expectedOut));
+      same(centreAndSquareSumBounded(out, n, 0.5, 1.5), centreAndSquareSum(expectedOut, n, 0.5));
+      expect(Array.from(out)).toEqual(Array.from(expectedOut));
+    }
   });
 });
 

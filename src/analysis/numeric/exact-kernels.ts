@@ -35,10 +35,11 @@ export function isCorrectlyRounded(r: number, d: number, bound: number): boolean
   const lo = u32[LO];
   const exponent = (hi >>> 20) & 0x7ff;
   if (exponent === 0 || exponent === 0x7ff) return false; // subnormal: let the exact path decide
-  // Half an ulp of r; at a power of two the gap on the inner side is half as big, so use
-  // the smaller one whichever side the exact total lies on.
+  // Half an ulp of r. At a power of two the gap on the inner side is half as big; the
+  // wider margin holds only when the exact total r + d + (at most bound) is certainly on
+  // the outer side, as for a unit-norm column's dot product with itself rounding to 1.
   let half = HALF_ULP[exponent];
-  if ((hi & 0xfffff) === 0 && lo === 0) half /= 2;
+  if ((hi & 0xfffff) === 0 && lo === 0 && !(d > bound ? r > 0 : d < -bound && r < 0)) half /= 2;
   return Math.abs(d) + bound < half;
 }
 

@@ -57,7 +57,9 @@ export type GateWarning =
  * - `observedKeys`: the same instants as exact doubles (microseconds), usable for fast
  *   comparisons, or null when some instant lies beyond ±2^53 µs (years before ~1685 or
  *   after ~2255) — then use the instants of `observed`.
- * - `tailStart` / `tail`: the contiguous tail is `observations.slice(tailStart)`.
+ * - `tailStart` / `tail`: the contiguous tail is `observations.slice(tailStart)` (the
+ *   observations array itself when that is all of it: read it, never write to it).
+ * - `tailFinite`: every tail value is a finite number (the tail holds no nulls).
  * - `gapIndices`: indices i where the step from i-1 to i exceeds `max_gap_seconds`.
  * - `missingPoints`: number of null values in the whole series.
  * - `ageSeconds`: `as_of` minus the last `observed_at` in seconds (null without points).
@@ -71,6 +73,7 @@ export interface SeriesGateResult {
   observedKeys: Float64Array | null;
   tailStart: number;
   tail: GateObservation[];
+  tailFinite: boolean;
   gapIndices: number[];
   missingPoints: number;
   ageSeconds: number | null;
@@ -219,10 +222,14 @@ export function gateSeries(
   let missingPoints = 0;
   const gapIndices: number[] = [];
   let start = 0;
+  let lastNonFinite = -1;
   for (let i = 0; i < n; i++) {
-    if (obs[i].value === null) {
+    const value = obs[i].value;
+    if (value === null) {
       missingPoints++;
       start = i + 1;
+    } else if (!Number.isFinite(value)) {
+      lastNonFinite = i;
     }
     if (i > 0 && maxGap !== undefined && stepSeconds(clocks, observedKeys, i) > maxGap) {
       start = Math.max(start, i);
@@ -243,7 +250,8 @@ export function gateSeries(
     observed: clocks,
     observedKeys,
     tailStart: start,
-    tail: obs.slice(start),
+    tail: start === 0 ? obs : obs.slice(start),
+    tailFinite: lastNonFinite < start,
     gapIndices,
     missingPoints,
     ageSeconds,

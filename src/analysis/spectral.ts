@@ -180,7 +180,7 @@ function buildMember(series: SpectralSeries, asOf: Instant, parser: InstantParse
   const gate = gateSeries(series, asOf, parser, clocks.observed, clocks.availability());
   const eligible = gate.issues.length === 0;
   const intervals: SeriesIntervals = eligible
-    ? deferredIntervals(series.kind, gate.tail)
+    ? deferredIntervals(series.kind, gate.tail, gate.tailFinite)
     : { count: 0, values: new Float64Array(0), tolerances: null };
   const coverage = measurementCoverage(gate.tail);
   const warnings = [...gate.warnings];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { isAppError } from '../../src/core/errors.js';
 import { parseUtcTimestamp } from '../../src/core/time.js';
 import {
@@ -49,6 +50,27 @@ describe('gateSeries', () => {
     expect(g.availableAt).toBe('2026-01-09T02:00:00Z');
     expect(g.availabilityComplete).toBe(true);
     expect(g.observedKeys).not.toBeNull();
+  });
+
+  it('gives the tail after the last missing value or gap, and tells whether all its values are finite (property)', () => {
+    const value = fc.oneof(fc.double({ min: -10, max: 10, noNaN: true }), fc.constantFrom(null, NaN, Infinity, -Infinity));
+    const step = fc.constantFrom(1, 1, 1, 2); // hours; 2 exceeds the one-hour gap policy
+    fc.assert(
+      fc.property(fc.array(fc.tuple(value, step), { maxLength: 12 }), (points) => {
+        const s = hourly(points.map(([v]) => v));
+        let hour = 0;
+        s.observations.forEach((o, i) => {
+          hour += points[i][1];
+          const clock = new Date(Date.UTC(2026, 0, 8) + hour * 3_600_000).toISOString().replace('.000Z', 'Z');
+          o.observed_at = clock;
+          o.available_at = clock;
+        });
+        const g = gateSeries(s, asOf);
+        expect(g.tail).toEqual(s.observations.slice(g.tailStart));
+        expect(g.tailFinite).toBe(g.tail.every((o) => Number.isFinite(o.value)));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('reports every failing gate in the documented order', () => {

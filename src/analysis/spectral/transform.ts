@@ -52,16 +52,21 @@ export function intervalValues(kind: SpectralSeriesKind, tail: readonly Spectral
  * computes the range some window reads. A log return of two positive finite prices is
  * always finite, so the ones no window reads can be left out without changing an outcome;
  * anything that can fail (a non-finite price, the other kinds' overflow) is computed and
- * refused here.
+ * refused here. `finite` (every tail value is finite) may be passed when already known,
+ * e.g. from the gates.
  */
-export function deferredIntervals(kind: SpectralSeriesKind, tail: readonly SpectralObservation[]): SeriesIntervals {
+export function deferredIntervals(
+  kind: SpectralSeriesKind,
+  tail: readonly SpectralObservation[],
+  finite = allFinite(tail),
+): SeriesIntervals {
   const count = Math.max(0, tail.length - 1);
   if (kind === 'price') {
     // One store for both columns: each typed array of a few KiB is a separate allocation.
     const store = new Float64Array(2 * count);
     const values = store.subarray(0, count);
     const intervals = { count, values, tolerances: store.subarray(count) };
-    if (allFinite(tail)) return intervals;
+    if (finite) return intervals;
     fillLogReturns(intervals, tail, 0);
     assertFinite(values);
     return intervals;

@@ -6,6 +6,7 @@
 import { AppError } from '../core/errors.js';
 import { type Instant, parseUtcMicros, parseUtcTimestamp } from '../core/time.js';
 import { AnalysisErrors } from './errors.js';
+import { FloatArena } from './numeric/float-arena.js';
 
 type FieldReader = (observation: object) => string | undefined;
 
@@ -75,21 +76,7 @@ export class InstantParser {
   private readonly previous = new Map<string, ClockMemo[]>();
   private readonly keyTable = new WeakMap<readonly (Instant | undefined)[], Float64Array | null>();
 
-  // Key columns are carved from shared buffers: a typed array of a few KiB has its own
-  // off-heap store, and allocating 64 of them per request cost more than filling them.
-  private slab = new Float64Array(0);
-  private slabUsed = 0;
-
-  private allocate(n: number): Float64Array {
-    if (n > 4096) return new Float64Array(n);
-    if (this.slabUsed + n > this.slab.length) {
-      this.slab = new Float64Array(Math.max(16 * n, 1024));
-      this.slabUsed = 0;
-    }
-    const out = this.slab.subarray(this.slabUsed, this.slabUsed + n);
-    this.slabUsed += n;
-    return out;
-  }
+  private readonly arena = new FloatArena();
 
   /** The instant of one clock text; `path` names it in the error for an invalid text. */
   parse(text: string, path?: string): Instant {
@@ -180,8 +167,8 @@ export class InstantParser {
         -1,
       );
     }
-    const observedKeys = this.allocate(n);
-    const availableKeys = this.allocate(n);
+    const observedKeys = this.arena.take(n);
+    const availableKeys = this.arena.take(n);
     let observedExact = true;
     let availableExact = true;
     let invalidAt = -1;

@@ -12,6 +12,7 @@ import { alignIntervals, comparableKeys } from './spectral/alignment.js';
 import { coverageNeedsReview, measurementCoverage } from './spectral/coverage.js';
 import { windowDynamics } from './spectral/dynamics.js';
 import { withNumericErrors } from './spectral/numbers.js';
+import { FloatArena } from './numeric/float-arena.js';
 import { SPECTRAL_LIMITS } from './spectral/text.js';
 import { type SeriesIntervals, deferredIntervals, fillLogReturns, roundIntervals, transformName } from './spectral/transform.js';
 import type {
@@ -98,7 +99,8 @@ function assess(request: SpectralRequest): SpectralBody {
   }
 
   const policy = applySpectralPolicy(request.policy);
-  const members: Member[] = order.map((index) => buildMember(input[index], asOf, parser, clocks.get(index) as ObservationClocks));
+  const arena = new FloatArena();
+  const members: Member[] = order.map((index) => buildMember(input[index], asOf, parser, clocks.get(index) as ObservationClocks, arena));
   const n = members.length;
 
   const alignment: SpectralAlignment = {
@@ -176,11 +178,11 @@ function assess(request: SpectralRequest): SpectralBody {
   return finish(request, policy, members, status, reasons, windows, dynamics, alignment);
 }
 
-function buildMember(series: SpectralSeries, asOf: Instant, parser: InstantParser, clocks: ObservationClocks): Member {
+function buildMember(series: SpectralSeries, asOf: Instant, parser: InstantParser, clocks: ObservationClocks, arena: FloatArena): Member {
   const gate = gateSeries(series, asOf, parser, clocks.observed, clocks.availability());
   const eligible = gate.issues.length === 0;
   const intervals: SeriesIntervals = eligible
-    ? deferredIntervals(series.kind, gate.tail, gate.tailFinite)
+    ? deferredIntervals(series.kind, gate.tail, { finite: gate.tailFinite, arena })
     : { count: 0, values: new Float64Array(0), tolerances: null };
   const coverage = measurementCoverage(gate.tail);
   const warnings = [...gate.warnings];

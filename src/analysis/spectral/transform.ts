@@ -4,6 +4,7 @@
 import { type SpectralObservation, type SpectralSeriesKind, type SpectralTransform } from './types.js';
 import { NonFiniteStatisticError, round15 } from '../numeric/round15.js';
 import { ulp } from '../numeric/ulp.js';
+import type { FloatArena } from '../numeric/float-arena.js';
 
 export interface SeriesIntervals {
   /** Number of intervals (tail points - 1, or 0). */
@@ -52,26 +53,25 @@ export function intervalValues(kind: SpectralSeriesKind, tail: readonly Spectral
  * computes the range some window reads. A log return of two positive finite prices is
  * always finite, so the ones no window reads can be left out without changing an outcome;
  * anything that can fail (a non-finite price, the other kinds' overflow) is computed and
- * refused here. `finite` (every tail value is finite) may be passed when already known,
- * e.g. from the gates.
+ * refused here. `known.finite` (every tail value is finite) may be passed when already
+ * known, e.g. from the gates; `known.arena` supplies the columns.
  */
 export function deferredIntervals(
   kind: SpectralSeriesKind,
   tail: readonly SpectralObservation[],
-  finite = allFinite(tail),
+  known: { finite?: boolean; arena?: FloatArena } = {},
 ): SeriesIntervals {
   const count = Math.max(0, tail.length - 1);
   if (kind === 'price') {
-    // One store for both columns: each typed array of a few KiB is a separate allocation.
-    const store = new Float64Array(2 * count);
-    const values = store.subarray(0, count);
-    const intervals = { count, values, tolerances: store.subarray(count) };
-    if (finite) return intervals;
+    const values = known.arena === undefined ? new Float64Array(count) : known.arena.take(count);
+    const tolerances = known.arena === undefined ? new Float64Array(count) : known.arena.take(count);
+    const intervals = { count, values, tolerances };
+    if (known.finite ?? allFinite(tail)) return intervals;
     fillLogReturns(intervals, tail, 0);
     assertFinite(values);
     return intervals;
   }
-  const values = new Float64Array(count);
+  const values = known.arena === undefined ? new Float64Array(count) : known.arena.take(count);
   if (kind === 'return') {
     for (let j = 0; j < count; j++) values[j] = tail[j + 1].value as number;
   } else {

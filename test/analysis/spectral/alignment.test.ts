@@ -56,11 +56,13 @@ describe('alignIntervals on members sharing one clock grid', () => {
   it('gives what the interval-by-interval alignment gives, for shared, shifted and unordered grids (property)', () => {
     const list = fc.array(fc.integer({ min: -5, max: 40 }), { maxLength: 12 });
     fc.assert(
-      fc.property(list, fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.option(list), (raw, copies, sorted, other) => {
+      fc.property(list, fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.option(list), fc.boolean(), (raw, copies, sorted, other, share) => {
         const grid = sorted ? [...new Set(raw)].sort((a, b) => a - b) : raw;
         const lists = Array.from({ length: copies }, () => grid);
         if (other !== null) lists.push([...new Set(other)].sort((a, b) => a - b));
-        const input = keys(...lists);
+        // Shared: one key column (or views of one buffer) for every member on the grid.
+        const shared = Float64Array.from(grid);
+        const input = share ? lists.map((l) => (l === grid ? shared.subarray(0) : Float64Array.from(l))) : keys(...lists);
         expect(alignIntervals({ keys: input })).toEqual(alignByIntervals(input));
       }),
       { numRuns: 1000 },

@@ -87,12 +87,15 @@ export function fillLogReturns(intervals: SeriesIntervals, tail: readonly Spectr
   const tolerances = intervals.tolerances as Float64Array;
   if (from >= count) return;
   let logBefore = Math.log(tail[from].value as number);
+  let ulpBefore = ulp(logBefore);
   for (let j = from; j < count; j++) {
     const logAfter = Math.log(tail[j + 1].value as number);
+    const ulpAfter = ulp(logAfter);
     // A difference of logs, never a ratio, so the tolerance can be stated in ulps.
     const d = logAfter - logBefore;
-    tolerances[j] = 4 * (ulp(logBefore) + ulp(logAfter) + ulp(d));
+    tolerances[j] = 4 * (ulpBefore + ulpAfter + ulp(d));
     values[j] = d;
     logBefore = logAfter;
+    ulpBefore = ulpAfter;
   }
 }

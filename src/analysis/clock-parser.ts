@@ -155,7 +155,8 @@ export class InstantParser {
     const o2 = observedRecent === undefined || observedRecent.length < 2 ? NO_MEMO : observedRecent[1];
     const a1 = availableRecent === undefined ? NO_MEMO : availableRecent[0];
     const a2 = availableRecent === undefined || availableRecent.length < 2 ? NO_MEMO : availableRecent[1];
-    if (n > 0 && a1.observations === o1.observations && o1.observations.length === n && sameClocks(observations, o1.observations as readonly GateClocks[])) {
+    const previous = o1.observations as readonly GateClocks[];
+    if (n > 0 && a1.observations === previous && previous.length === n && sameClocks(observations, previous)) {
       // The clocks of an aligned panel member are the very strings of the previous
       // member's (the JSON reader hands out one string per repeated text), so its keys
       // are the previous keys: shared, not copied (nothing writes to a key column).

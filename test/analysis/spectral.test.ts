@@ -558,6 +558,22 @@ describe('spectral assessment: domain errors', () => {
     expect(codeOf(() => assess([{ id: 'a', kind: 'count', values: [1, -1, 3] }, members[0]]))).toBe('negative_count');
   });
 
+  it('reports every series\' domain errors before an invalid available_at or an overflow in an earlier one', () => {
+    // Series a's second available_at is not a clock (the first text replaced is a's).
+    const badAvailability = { id: 'a', values: [1, 2, 3] };
+    const text = (members: MemberSpec[]) =>
+      requestText(members).replace(`"available_at":"${clock(1)}"`, '"available_at":"not a clock"');
+    const run = (members: MemberSpec[]) => {
+      const raw = parseStrictJson(text(members));
+      return assessSpectral(raw as SpectralRequest, raw);
+    };
+    const overflow = { id: 'b', kind: 'level', values: [-1.7e308, 1.7e308, 0] };
+    const price = { id: 'c', kind: 'price', values: [1, 0, 3] };
+    expect(codeOf(() => run([badAvailability, overflow, price]))).toBe('non_positive_price');
+    expect(codeOf(() => run([badAvailability, overflow]))).toBe('invalid_input');
+    expect(codeOf(() => assess([{ id: 'a', values: [1, 2, 3] }, overflow, price]))).toBe('non_positive_price');
+  });
+
   it('reports a first difference that overflows as a derived statistic overflow', () => {
     const members = [
       { id: 'a', kind: 'level', values: [-1.7e308, 1.7e308, 0] },

@@ -71,21 +71,28 @@ export function round15(x: number): number {
       e += 1;
       continue;
     }
-    // Nearest integer to hi + lo, half-even; hi - floor is exact and the two-sum keeps
-    // the comparison with one half exact.
+    // Nearest integer to hi + lo, half-even; hi - floor is exact.
     const floor = Math.floor(hi);
     const d = hi - floor;
-    const f = d + lo;
-    const bb = f - d;
-    const err = (d - (f - bb)) + (lo - bb);
     let n: number;
-    if (f > 0.5 || (f === 0.5 && err > 0)) n = floor + 1;
-    else if (f < 0.5 || err < 0) n = floor;
-    else n = floor % 2 === 0 ? floor : floor + 1;
+    if (Math.abs(d - 0.5) > Math.abs(lo)) {
+      // The usual case, decided without a data-dependent branch: hi lies in [1e14, 1e15],
+      // so d is a multiple of 2^-6 and d - 0.5 is exact, and lo cannot carry d across
+      // one half.
+      n = floor + +(d > 0.5);
+    } else {
+      // Near one half: the two-sum keeps the comparison with one half exact.
+      const f = d + lo;
+      const bb = f - d;
+      const err = (d - (f - bb)) + (lo - bb);
+      if (f > 0.5 || (f === 0.5 && err > 0)) n = floor + 1;
+      else if (f < 0.5 || err < 0) n = floor;
+      else n = floor % 2 === 0 ? floor : floor + 1;
+    }
     // n / 10^k with both operands exact is one correctly rounded division, which is
-    // what parsing the 15-digit decimal string yields.
-    const v = n / scale;
-    return x < 0 ? -v : v;
+    // what parsing the 15-digit decimal string yields; rounding is symmetric, so dividing
+    // by -10^k negates it (and spares a branch on the sign).
+    return n / (x < 0 ? -scale : scale);
   }
   return round15Exact(x);
 }

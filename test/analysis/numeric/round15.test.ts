@@ -44,6 +44,22 @@ describe('round15', () => {
     expect(mismatches).toBe(0);
   });
 
+  it('agrees with toPrecision(15) within a few ulps of a 15-digit half-way point, either sign (property)', () => {
+    // Where the scaled value sits this close to one half, the low part of the exact
+    // product decides the rounding. Magnitudes 1e-8 to 1e15: the double-arithmetic path.
+    const digits = fc.bigInt({ min: 10n ** 14n, max: 10n ** 15n - 1n });
+    fc.assert(
+      fc.property(digits, fc.integer({ min: -7, max: 15 }), fc.integer({ min: -6, max: 6 }), fc.boolean(), (m, e, ulps, negative) => {
+        let x = Number(`${m}5e${e - 16}`);
+        for (let k = 0; k < Math.abs(ulps); k++) x = nextAway(x, ulps > 0);
+        if (negative) x = -x;
+        if (isExactTie(x)) return;
+        expect(round15(x)).toBe(Number(x.toPrecision(15)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('agrees with toPrecision(15) wherever the value is not an exact tie (property)', () => {
     fc.assert(
       fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
@@ -78,4 +94,12 @@ function exactSignificantDigits(x: number): string {
   // m * 2^e = m * 5^-e / 10^-e, so the digits of m * 5^-e are the significant digits.
   const digits = e >= 0 ? (m << BigInt(e)).toString() : (m * 5n ** BigInt(-e)).toString();
   return digits.replace(/0+$/, '');
+}
+
+/** The next double above (up) or below positive x. */
+function nextAway(x: number, up: boolean): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  view.setBigUint64(0, view.getBigUint64(0) + (up ? 1n : -1n));
+  return view.getFloat64(0);
 }

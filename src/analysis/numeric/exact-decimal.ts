@@ -21,8 +21,8 @@ export function decompose(x: number): { mantissa: bigint; exponent: number } {
   return { mantissa, exponent };
 }
 
-/** round_half_even(|x| * 10^k) as an exact integer. */
-export function scaledHalfEven(x: number, k: number): bigint {
+/** |x| * 10^k as the exact fraction num / den. */
+function scaledFraction(x: number, k: number): { num: bigint; den: bigint } {
   const { mantissa, exponent } = decompose(x);
   let num = mantissa;
   let den = 1n;
@@ -30,6 +30,19 @@ export function scaledHalfEven(x: number, k: number): bigint {
   else den <<= BigInt(-exponent);
   if (k >= 0) num *= 10n ** BigInt(k);
   else den *= 10n ** BigInt(-k);
+  return { num, den };
+}
+
+/** The sign of |x| * 10^k - n, exactly. */
+export function compareScaled(x: number, k: number, n: bigint): number {
+  const { num, den } = scaledFraction(x, k);
+  const target = n * den;
+  return num < target ? -1 : num > target ? 1 : 0;
+}
+
+/** round_half_even(|x| * 10^k) as an exact integer. */
+export function scaledHalfEven(x: number, k: number): bigint {
+  const { num, den } = scaledFraction(x, k);
   const q = num / den;
   const r2 = (num - q * den) * 2n;
   if (r2 > den || (r2 === den && (q & 1n) === 1n)) return q + 1n;

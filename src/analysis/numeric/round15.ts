@@ -2,7 +2,7 @@
 // Python's half-even treatment of exact decimal ties. `Number(x.toPrecision(15))` rounds
 // such ties away from zero, and is also slow enough to matter on 65 000-point panels.
 import { type Pair, newPair, twoSum } from './eft.js';
-import { fromScaled, scaledHalfEven } from './exact-decimal.js';
+import { compareScaled, fromScaled, scaledHalfEven } from './exact-decimal.js';
 
 export class NonFiniteStatisticError extends RangeError {
   constructor() {
@@ -97,13 +97,19 @@ export function round15(x: number): number {
   return round15Exact(x);
 }
 
+const E14 = 10n ** 14n;
+const E15 = 10n ** 15n;
+
 function round15Exact(x: number): number {
   const a = Math.abs(x);
   let e = Math.floor(Math.log10(a));
   for (;;) {
-    const n = scaledHalfEven(a, 14 - e);
-    if (n < 100000000000000n) e -= 1;
-    else if (n > 1000000000000000n) e += 1;
-    else return fromScaled(n, 14 - e, x < 0);
+    // The exponent is settled on the exact value, 10^e <= a < 10^(e+1), before rounding:
+    // judged on the rounded digits, a value just below 10^e whose 15 digits round up to
+    // 10^e would be rounded at the wrong place (9.999999999999965e-17 became 1e-16).
+    const k = 14 - e;
+    if (compareScaled(a, k, E14) < 0) e -= 1;
+    else if (compareScaled(a, k, E15) >= 0) e += 1;
+    else return fromScaled(scaledHalfEven(a, k), k, x < 0);
   }
 }

@@ -36,6 +36,14 @@ describe('round15', () => {
     expect(() => round15(NaN)).toThrow(NonFiniteStatisticError);
   });
 
+  it('rounds a value just below a power of ten at its own decimal exponent, beyond the fast range too', () => {
+    // python3.11: float('%.15g' % 9.999999999999965e-17) -> 9.99999999999997e-17 (not 1e-16)
+    expect(round15(9.999999999999965e-17)).toBe(9.99999999999997e-17);
+    expect(round15(-9.999999999999965e-17)).toBe(-9.99999999999997e-17);
+    // ...and to the power itself when the 15 digits do round up to it.
+    expect(round15(9.9999999999999995e22)).toBe(1e23);
+  });
+
   it('matches float("%.15g" % x) on every recorded CPython case, ties included', () => {
     let mismatches = 0;
     for (const [x, expected] of ref.round15) {

@@ -78,7 +78,10 @@ export function dotExactBounded(
 
 // The same extraction for the two sums of column normalisation (see normalise.ts), whose
 // summands are bounded by construction: quotients by the largest magnitude lie in
-// [-1, 1], and a centred quotient is at most 1 + |mean|.
+// [-1, 1], and a centred quotient is at most 1 + |mean|. Each kernel spells the loop out
+// with its own summand (product, quotient, centred square) on purpose: one shared loop
+// taking the summand as a callback would see three callbacks, a polymorphic call V8
+// does not inline well inside a hot loop.
 
 /**
  * `divideAndSum` (out[i] = values[start+i] / scale; returns fsum(out[0:length])) for

@@ -1,6 +1,6 @@
 // Clock parsing for the source gates. Parsing is the dominant cost of gating a large
 // request, and panels repeat the same clock texts in every member, so parsed clocks are
-// memoised by position and by text. Clocks are kept as exact double microseconds; the
+// memoised by position in the previous series. Clocks are kept as exact double microseconds; the
 // BigInt instant is only built where a caller asks for it, or where a clock lies beyond
 // ±2^53 µs and only the BigInt is exact.
 import { AppError } from '../core/errors.js';
@@ -67,14 +67,14 @@ interface ClockMemo {
 }
 
 /**
- * Memoising clock parser. `readClocks` first compares each text with the one at the same
- * position of the last two series read (cheap, and a hit for aligned panels, including
- * ones that alternate two spellings), then falls back to a map of every text seen.
+ * Memoising clock parser. `readClocks` and `readObservationClocks` compare each text with
+ * the one at the same position of the last two series read (cheap, and a hit for aligned
+ * panels, including ones that alternate two spellings) and scan it otherwise. `parse`
+ * (single clocks such as `as_of`, and BigInt instants beyond ±2^53 µs) keeps a map by text.
  */
 export class InstantParser {
   private readonly cache = new Map<string, Instant>();
   private readonly previous = new Map<string, ClockMemo[]>();
-  private readonly keyTable = new WeakMap<readonly (Instant | undefined)[], Float64Array | null>();
 
   private readonly arena = new FloatArena();
 
@@ -241,35 +241,7 @@ export class InstantParser {
       invalidAt,
     );
   }
-
-  /** `readClocks` as BigInt instants (undefined where the member is absent). */
-  parseField(observations: readonly object[], field: string, pathPrefix?: string): (Instant | undefined)[] {
-    const column = this.readClocks(observations, field, pathPrefix);
-    const instants = column.instants();
-    this.keyTable.set(instants, column.exact ? column.keys : null);
-    return instants;
-  }
-
-  /**
-   * Exact double keys (microseconds) for instants returned by `parseField` or given
-   * directly: NaN where a member was absent. Null when some instant lies beyond ±2^53 µs
-   * (years before ~1685 or after ~2255); then only the BigInt instants are exact.
-   */
-  keysOf(instants: readonly (Instant | undefined)[]): Float64Array | null {
-    const known = this.keyTable.get(instants);
-    if (known !== undefined) return known;
-    const keys = new Float64Array(instants.length);
-    for (let i = 0; i < instants.length; i++) {
-      const t = instants[i];
-      if (t === undefined) keys[i] = NaN;
-      else if (t > SAFE_MICROS || t < -SAFE_MICROS) return null;
-      else keys[i] = Number(t);
-    }
-    return keys;
-  }
 }
-
-const SAFE_MICROS = 9007199254740992n; // 2^53
 
 /** The clock members of an observation. */
 export interface GateClocks {

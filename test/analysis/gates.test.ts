@@ -182,20 +182,22 @@ describe('InstantParser', () => {
     const parser = new InstantParser();
     const a = hourly([1, 2]).observations;
     const b = hourly([3, 4]).observations;
-    const ia = parser.parseField(a, 'observed_at');
-    const ib = parser.parseField(b, 'observed_at');
-    expect(ib).toEqual(ia);
-    expect(Array.from(parser.keysOf(ib)!)).toEqual(ia.map((t) => Number(t)));
-    const missing = parser.parseField([{ observed_at: 'x' }, {}], 'available_at');
-    expect(missing).toEqual([undefined, undefined]);
-    expect(Number.isNaN(parser.keysOf(missing)![0])).toBe(true);
+    const ca = parser.readClocks(a, 'observed_at');
+    const cb = parser.readClocks(b, 'observed_at');
+    const ia = ca.instants();
+    expect(cb.instants()).toEqual(ia);
+    expect(cb.exact).toBe(true);
+    expect(Array.from(cb.keys)).toEqual(ia.map((t) => Number(t)));
+    const missing = parser.readClocks([{ observed_at: 'x' }, {}], 'available_at');
+    expect(missing.instants()).toEqual([undefined, undefined]);
+    expect(Number.isNaN(missing.keys[0])).toBe(true);
   });
 
   it('reports an unparsable clock as invalid input with its path', () => {
     const parser = new InstantParser();
     let error: unknown;
     try {
-      parser.parseField([{ observed_at: '2026-13-01T00:00:00Z' }], 'observed_at', '/series/0/observations');
+      parser.readClocks([{ observed_at: '2026-13-01T00:00:00Z' }], 'observed_at', '/series/0/observations');
     } catch (e) {
       error = e;
     }

@@ -41,16 +41,9 @@ function assertFinite(values: Float64Array): void {
   }
 }
 
-/** Computes interval values over a tail whose values are all non-null. */
-export function intervalValues(kind: SpectralSeriesKind, tail: readonly SpectralObservation[]): SeriesIntervals {
-  const intervals = deferredIntervals(kind, tail);
-  if (kind === 'price') fillLogReturns(intervals, tail, 0);
-  return intervals;
-}
-
 /**
- * `intervalValues`, except that price intervals are only allocated: `fillLogReturns` then
- * computes the range some window reads. A log return of two positive finite prices is
+ * Interval values over a tail whose values are all non-null, except that price intervals
+ * are only allocated: `fillLogReturns` then computes the range some window reads. A log return of two positive finite prices is
  * always finite, so the ones no window reads can be left out without changing an outcome;
  * anything that can fail (a non-finite price, the other kinds' overflow) is computed and
  * refused here. `known.finite` (every tail value is finite) may be passed when already

@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { deferredIntervals, fillLogReturns, intervalValues, roundIntervals, transformName } from '../../../src/analysis/spectral/transform.js';
+import { deferredIntervals, fillLogReturns, roundIntervals, transformName } from '../../../src/analysis/spectral/transform.js';
 import { NonFiniteStatisticError } from '../../../src/analysis/numeric/round15.js';
 import { measurementCoverage } from '../../../src/analysis/spectral/coverage.js';
 import { encodePythonBody, parseStrictJson } from '../../../src/core/json.js';
 import { ulp } from '../../../src/analysis/numeric/ulp.js';
-import type { SpectralObservation } from '../../../src/analysis/spectral/types.js';
+import type { SpectralObservation, SpectralSeriesKind } from '../../../src/analysis/spectral/types.js';
 
 const tail = (...values: number[]): SpectralObservation[] =>
   values.map((value, i) => ({ observed_at: `2026-01-0${i + 1}T00:00:00Z`, value }));
+
+/** Every interval computed up front: what the deferred form must amount to. */
+function intervalValues(kind: SpectralSeriesKind, observations: readonly SpectralObservation[]) {
+  const intervals = deferredIntervals(kind, observations);
+  if (kind === 'price') fillLogReturns(intervals, observations, 0);
+  return intervals;
+}
 
 describe('interval transforms', () => {
   it('names the transform by kind', () => {

@@ -93,8 +93,8 @@ describe('sample publisher documents', () => {
     expect(packet.row('liquidity.on_rrp')).toMatchObject({ date: '2026-11-18', exact: '0.415' });
     expect(packet.row('policy.iorb')).toMatchObject({ date: '2026-11-18', exact: '3.65', newer: true });
     const srf = packet.series.get('liquidity.srf')!;
-    rejection(srf, '2026-11-19', 'incomplete');
-    rejection(srf, '2026-11-04', 'incomplete');
+    rejection(srf, '2026-11-19', 'document_incomplete');
+    rejection(srf, '2026-11-04', 'document_incomplete');
     expect(srf.newestDate).toBe('2026-11-18');
   });
 

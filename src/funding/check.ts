@@ -38,10 +38,13 @@ export interface CheckOptions {
 
 const CONCURRENCY = 3;
 
+/** Newest accepted date and counts; if the newest date itself was rejected, why. */
 function describeSeries(series: MetricSeries): string {
   const rejected = series.observations.filter((o) => o.state === 'rejected').length;
   const count = `${series.observations.length} date${series.observations.length === 1 ? '' : 's'}${rejected > 0 ? `, ${rejected} rejected` : ''}`;
-  return `${series.metric} newest ${series.newestDate ?? 'none accepted'} (${count})`;
+  const newest = series.observations[0];
+  const why = newest?.state === 'rejected' ? `; ${newest.date} rejected: ${newest.error.reason}: ${newest.error.detail}` : '';
+  return `${series.metric} newest ${series.newestDate ?? 'none accepted'} (${count}${why})`;
 }
 
 function failureText(error: unknown): { reason: string; result: string; status: number | null } {

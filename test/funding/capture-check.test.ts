@@ -52,6 +52,14 @@ describe('checkPublishers', () => {
     expect(formatCheckLine(line(lines, 'iorb'))).toMatch(/^FAIL iorb {5}HTTP 404 {13}- {2}http.*fetch_http_status: answered HTTP 404$/);
   });
 
+  it('says why the newest date of a document that parses was rejected', async () => {
+    server.documents.tga = { body: fixtureBytes('tga/amount-in-dollars.json') };
+    const lines = await check();
+    expect(line(lines, 'tga').ok).toBe(true);
+    expect(line(lines, 'tga').result).toMatch(/^liquidity\.tga newest none accepted \(6 dates, 6 rejected; 2026-10-20 rejected: document_implausible_amount: open_today_bal for 2026-10-20 is the text "924627000000"/);
+    expect(line(lines, 'packet')).toMatchObject({ ok: false, reason: 'document_implausible_amount' });
+  });
+
   it('says when the documents parse but would not make a packet', async () => {
     const lines = await checkPublishers({ config: liveConfig(server), clock: testClock('2026-10-30T12:00:00Z'), fetchLimits: limits });
     expect(lines.slice(0, 7).every((l) => l.ok)).toBe(true);

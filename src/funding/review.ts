@@ -10,6 +10,7 @@ import { rowDocument, REVIEW_SCOPE, REVIEW_STATUS, type ObservationRow } from '.
 import type { PublisherReceipt } from './packet.js';
 import {
   FRESHNESS_BASIS,
+  IORB_PAGE_TRANSFORMATION,
   METHOD_VERSION,
   PUBLISHER_NOTICE,
   REVIEW_SCHEMA,
@@ -75,7 +76,7 @@ export function buildReviewDocument(input: ReviewInput): Record<string, unknown>
     publisher_lineage: lineage,
     value_basis: VALUE_BASIS,
     method_version: METHOD_VERSION,
-    transformations: [...TRANSFORMATIONS],
+    transformations: input.iorbSource === 'board_iorb_page' ? [...TRANSFORMATIONS, IORB_PAGE_TRANSFORMATION] : [...TRANSFORMATIONS],
     source_terms: { ...SOURCE_TERMS },
     publisher_notice: input.sample ? `${SAMPLE_NOTICE} ${PUBLISHER_NOTICE}` : PUBLISHER_NOTICE,
   };

@@ -15,6 +15,7 @@ import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { fixtureBytes, liveConfig, startPublisherServer, testClock, type PublisherServer, type TestClock } from './support.js';
 
 type Review = {
+  transformations: string[];
   results: { metric_id: string; value: number; observation_date: string; source: string; canonical_latest_asof: string }[];
   publisher_lineage: Record<string, Record<string, unknown>>;
 };
@@ -65,6 +66,7 @@ describe('real-shaped publisher documents through the local publisher server', (
     expect(review.publisher_lineage['policy.iorb']).toMatchObject({ source_id: 'prates_ddp', field: 'RESBM_N.D/OBS_VALUE' });
     for (const key of ['sofr', 'effr', 'reserves', 'on_rrp', 'srf', 'tga']) expect(manifest.publisher_receipts[key]).not.toHaveProperty('source_id');
     for (const lineage of Object.values(review.publisher_lineage)) expect(lineage).not.toHaveProperty('excluded_operations');
+    expect(review.transformations).toHaveLength(4);
   });
 
   it.each([
@@ -122,6 +124,8 @@ describe('real-shaped publisher documents through the local publisher server', (
     });
     expect(review.publisher_lineage['policy.iorb']).toMatchObject({ source_id: 'board_iorb_page',
       field: 'IORB rate of the newest Effective Date on or before the observation date' });
+    expect(review.transformations).toHaveLength(5);
+    expect(review.transformations[4]).toMatch(/^IORB was read from the Board's table of rate changes/);
   });
 
   it('records which document failed and why, in the attempt report, the stored attempt and history', async () => {

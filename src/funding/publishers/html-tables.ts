@@ -30,7 +30,10 @@ export interface HtmlTable {
   readonly index: number;
   /** The table's caption text ('' when it has none). */
   readonly caption: string;
-  /** Rows of the table's head section (`thead`, or leading rows made only of `th`). */
+  /**
+   * Rows of the table's head section: the `thead` rows if there is a `thead`, otherwise the
+   * leading rows whose non-empty cells are all `th` (an empty `td` corner cell is common).
+   */
   readonly headRows: number;
   /** Grid rows; each slot points at the cell covering it (undefined for an empty slot). */
   readonly grid: readonly (readonly (TableCell | undefined)[])[];
@@ -93,6 +96,7 @@ function rowsOf(table: Element): { row: Element; inHead: boolean }[] {
 function buildTable(table: Element, index: number): HtmlTable {
   const grid: (TableCell | undefined)[][] = [];
   const rows = rowsOf(table);
+  const hasHead = rows.some((r) => r.inHead);
   let headRows = 0;
   let leadingHeaderRows = true;
   rows.forEach(({ row, inHead }, r) => {
@@ -116,8 +120,9 @@ function buildTable(table: Element, index: number): HtmlTable {
       }
       column += cell.columnSpan;
     }
-    const allHeaders = cells.length > 0 && cells.every((c) => c.name.toLowerCase() === 'th');
-    if (leadingHeaderRows && (inHead || allHeaders)) headRows = r + 1;
+    const isHeader = (c: Element) => c.name.toLowerCase() === 'th';
+    const allHeaders = cells.some(isHeader) && cells.every((c) => isHeader(c) || cellText(c) === '');
+    if (leadingHeaderRows && (hasHead ? inHead : allHeaders)) headRows = r + 1;
     else leadingHeaderRows = false;
   });
   const caption = DomUtils.findOne((e) => e.name.toLowerCase() === 'caption', table.children, false);

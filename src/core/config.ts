@@ -5,6 +5,9 @@
 import path from 'node:path';
 
 export type EvidenceMode = 'live' | 'sample';
+/** Mirrors IORB_SOURCES of src/funding/publishers/catalogue.ts (a test keeps them equal). */
+export const IORB_SOURCE_SETTINGS = ['prates_ddp', 'board_iorb_page'] as const;
+export type IorbSourceSetting = (typeof IORB_SOURCE_SETTINGS)[number];
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
@@ -20,6 +23,8 @@ export interface Config {
   /** Seconds after which the newest successful attempt no longer makes `latest` ready. */
   freshnessLimit: number;
   publisherBases: { nyfed: string; frb: string; treasury: string };
+  /** Where the funding capture reads IORB (the Board's PRATES download, or its IORB page). */
+  iorbSource: IorbSourceSetting;
   /** Event-loop delay (ms) above which requests are shed with 503. */
   maxEventLoopDelay: number;
 }
@@ -116,6 +121,9 @@ export const SETTINGS: readonly SettingSpec[] = [
     parse: httpBase('EVIDENCE_PUBLISHER_BASE_FRB') },
   { key: 'publisherBases.treasury', env: 'EVIDENCE_PUBLISHER_BASE_TREASURY', flag: '--publisher-base-treasury <url>', description: 'base URL of the Treasury Fiscal Data API', defaultText: 'https://api.fiscaldata.treasury.gov',
     parse: httpBase('EVIDENCE_PUBLISHER_BASE_TREASURY') },
+  { key: 'iorbSource', env: 'EVIDENCE_IORB_SOURCE', flag: '--iorb-source <source>',
+    description: 'where live captures read IORB: prates_ddp (Board Data Download Program, PRATES zip) or board_iorb_page (Board interest on reserve balances page)',
+    defaultText: 'prates_ddp', parse: oneOf('EVIDENCE_IORB_SOURCE', IORB_SOURCE_SETTINGS) },
   { key: 'maxEventLoopDelay', env: 'EVIDENCE_MAX_EVENT_LOOP_DELAY', flag: '--max-event-loop-delay <ms>', description: 'event-loop delay that triggers load shedding (503 + Retry-After); 0 turns it off', defaultText: '1000',
     parse: integer('EVIDENCE_MAX_EVENT_LOOP_DELAY', 0, 60000) },
 ];
@@ -136,6 +144,7 @@ export function defaultConfig(): Config {
       frb: 'https://www.federalreserve.gov',
       treasury: 'https://api.fiscaldata.treasury.gov',
     },
+    iorbSource: 'prates_ddp',
     maxEventLoopDelay: 1000,
   };
 }

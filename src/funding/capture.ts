@@ -7,11 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { encodeCanonicalDocument } from '../core/json.js';
-import { isAppError } from '../core/errors.js';
+import { AppError, isAppError } from '../core/errors.js';
 import type { Config } from '../core/config.js';
-import { sha256Hex } from '../core/hash.js';
 import { formatInstantOffset, formatIsoDate, utcDayOf, type Instant } from '../core/time.js';
 import type { Storage } from '../storage/storage.js';
+import { type AcquiredDocument, acquireDocument, type DocumentReader, liveDocumentReader, sampleDocumentReader, tgaSinceFor } from './acquire.js';
 import {
   ARCHIVE_LOCK,
   CAPTURE_LEASE,
@@ -22,8 +22,9 @@ import {
   storeBlob,
   type NewAttempt,
 } from './archive.js';
-import { downloadDocument, FETCH_LIMITS, type FetchLimits } from './fetch.js';
-import { AGE_BACKSTOP_DAYS, buildObservationRows, checkHorizonAge, reviewHorizon, shiftDate } from './observations.js';
+import { FundingErrors, isPublisherFailure, type PublisherFailureReason } from './errors.js';
+import { FETCH_LIMITS, type FetchLimits } from './fetch.js';
+import { buildObservations, checkHorizonAge, reviewHorizon } from './observations.js';
 import {
   encodeContentArtifacts,
   encodeManifest,
@@ -33,11 +34,14 @@ import {
   type PublisherReceipt,
   type PublisherReceipts,
 } from './packet.js';
-import { publisherDocumentSpec, publisherUrl } from './publishers/catalogue.js';
+import { DEFAULT_IORB_SOURCE } from './publishers/catalogue.js';
 import { PUBLISHER_KEYS, type PublisherDocument, type PublisherKey } from './publishers/types.js';
+import { FundingReadErrors } from './read-errors.js';
 import { expectedUnit, sameObservations } from './rows.js';
-import { loadSampleDays, readSampleDocument, SAMPLE_PUBLISHERS_DIR } from './publishers/samples.js';
+import { loadSampleDays, SAMPLE_PUBLISHERS_DIR } from './publishers/samples.js';
 import { verifyStoredPacket } from './verify.js';
+
+export { sampleSourceUrl } from './acquire.js';
 
 /** Longer than any attempt can take (two fetch rounds of at most 30 s, plus storage). */
 export const CAPTURE_LEASE_MS = 5 * 60_000;
@@ -55,6 +59,9 @@ export interface AttemptReport {
   recorded_at: string;
   error_code: string | null;
   error: string | null;
+  /** For a publisher failure: the document at fault (`iorb`, …) and the exact reason code. */
+  document: PublisherKey | null;
+  reason: PublisherFailureReason | null;
   mode: Config['mode'];
   sample_day: string | null;
 }
@@ -63,7 +70,7 @@ export type CaptureResult = { ran: true; attempt: AttemptReport } | { ran: false
 
 export interface CaptureOptions {
   storage: Storage;
-  config: Pick<Config, 'mode' | 'publisherBases'>;
+  config: Pick<Config, 'mode' | 'publisherBases'> & Partial<Pick<Config, 'iorbSource'>>;
   clock: () => Instant;
   fetchLimits?: FetchLimits;
   sampleDir?: string;
@@ -71,39 +78,38 @@ export interface CaptureOptions {
   leaseNowMs?: () => number;
 }
 
-/** What a sample receipt names as its source, so it can never pass for a publisher URL. */
-export function sampleSourceUrl(day: string, key: PublisherKey): string {
-  return `sample:publishers/${day}/${publisherDocumentSpec(key).sampleFile}`;
+export interface FailureDescription {
+  code: string;
+  /** `<code>: <message>`, one line, at most 300 characters. */
+  text: string;
+  document: PublisherKey | null;
+  reason: PublisherFailureReason | null;
 }
 
-class CaptureFailure extends Error {
-  constructor(readonly code: string, message: string) {
-    super(message);
-    this.name = 'CaptureFailure';
-  }
-}
-
-interface FetchedDocument {
-  body: Uint8Array;
-  receipt: PublisherReceipt;
-  parsed: PublisherDocument;
-}
-
-/** `<code>: <message>`, one line, bounded. Messages never carry bodies or credentials. */
-export function describeFailure(error: unknown): { code: string; text: string } {
+/**
+ * `<code>: <message>`, one line, bounded, plus the document and reason of a publisher
+ * failure (the message names them too, right after the document name, so the stored
+ * text alone says what to look at). Messages never carry bodies or credentials.
+ * `others` lists further documents that failed in the same attempt.
+ */
+export function describeFailure(error: unknown, others: readonly PublisherKey[] = []): FailureDescription {
   let code = 'internal_error';
   let message: string;
   if (isAppError(error)) {
     code = error.code;
     message = error.message;
-  } else if (error instanceof CaptureFailure) {
-    code = error.code;
-    message = error.message;
   } else {
     message = `${(error as Error)?.name ?? 'Error'}: ${(error as Error)?.message ?? String(error)}`;
   }
+  if (others.length > 0) message = `${message}; also failed: ${others.join(', ')}`;
   const text = `${code}: ${message}`.replace(/[\r\n\t]+/g, ' ');
-  return { code, text: text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text };
+  const publisher = isPublisherFailure(error) ? error : null;
+  return {
+    code,
+    text: text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text,
+    document: publisher?.document ?? null,
+    reason: publisher?.reason ?? null,
+  };
 }
 
 async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
@@ -130,12 +136,14 @@ export async function captureOnce(options: CaptureOptions): Promise<CaptureResul
 async function runAttempt(options: CaptureOptions): Promise<AttemptReport> {
   const { storage, config, clock } = options;
   const mode = config.mode;
+  const iorbSource = config.iorbSource ?? DEFAULT_IORB_SOURCE;
   const attemptId = randomBytes(16).toString('hex');
   const startedAt = clock();
   const receipts: Partial<Record<PublisherKey, PublisherReceipt>> = {};
-  const fetched = new Map<PublisherKey, FetchedDocument>();
+  const fetched = new Map<PublisherKey, AcquiredDocument>();
   let sampleDay: string | null = null;
   let reviewAsof: string | null = null;
+  let alsoFailed: PublisherKey[] = [];
 
   const report = (outcome: CaptureOutcome, recordedAt: Instant, extra: Partial<AttemptReport>): AttemptReport => ({
     attempt_id: attemptId,
@@ -146,6 +154,8 @@ async function runAttempt(options: CaptureOptions): Promise<AttemptReport> {
     recorded_at: formatInstantOffset(recordedAt),
     error_code: null,
     error: null,
+    document: null,
+    reason: null,
     mode,
     sample_day: sampleDay,
     ...extra,
@@ -167,29 +177,23 @@ async function runAttempt(options: CaptureOptions): Promise<AttemptReport> {
   });
 
   try {
-    let readDocument: (key: PublisherKey, tgaSince?: string) => Promise<{ url: string; body: Uint8Array }>;
+    let readDocument: DocumentReader;
     if (mode === 'sample') {
       // Successive sample captures walk through the bundled days and wrap around, so a
       // demo archive gains new packets, same-date revisions and re-verifications.
       const days = loadSampleDays(options.sampleDir ?? SAMPLE_PUBLISHERS_DIR);
       const day = days[(await countAttempts(storage.db, 'sample')) % days.length];
-      const name = path.basename(day.directory);
-      sampleDay = name;
-      readDocument = async (key) => ({ url: sampleSourceUrl(name, key), body: readSampleDocument(day, key) });
+      sampleDay = path.basename(day.directory);
+      readDocument = sampleDocumentReader(day, iorbSource);
     } else {
-      const limits = options.fetchLimits ?? FETCH_LIMITS;
-      readDocument = async (key, tgaSince) => {
-        const url = publisherUrl(key, config.publisherBases, key === 'tga' ? { tgaSince } : {});
-        return { url, body: await downloadDocument(key, url, limits) };
-      };
+      readDocument = liveDocumentReader(config.publisherBases, iorbSource, options.fetchLimits ?? FETCH_LIMITS);
     }
 
     const acquire = async (key: PublisherKey, tgaSince?: string) => {
-      const { url, body } = await readDocument(key, tgaSince);
-      const retrievedAt = clock();
-      const receipt: PublisherReceipt = { source_url: url, retrieved_at: formatInstantOffset(retrievedAt), sha256: sha256Hex(body), bytes: body.byteLength };
-      receipts[key] = receipt;
-      fetched.set(key, { body, receipt, parsed: publisherDocumentSpec(key).parse(body) });
+      const read = await readDocument(key, tgaSince);
+      fetched.set(key, acquireDocument(key, iorbSource, read, clock(), (receipt) => {
+        receipts[key] = receipt;
+      }));
     };
 
     // Everything but the TGA first: its query needs the review date.
@@ -202,23 +206,29 @@ async function runAttempt(options: CaptureOptions): Promise<AttemptReport> {
         failures.set(key, error);
       }
     });
-    for (const key of first) if (failures.has(key)) throw failures.get(key);
+    const failed = first.filter((k) => failures.has(k));
+    if (failed.length > 0) {
+      alsoFailed = failed.slice(1);
+      throw failures.get(failed[0]);
+    }
 
     const parsed = new Map<PublisherKey, PublisherDocument>([...fetched].map(([k, v]) => [k, v.parsed]));
     reviewAsof = reviewHorizon(parsed);
-    if (mode === 'live') checkHorizonAge(reviewAsof, formatIsoDate(utcDayOf(startedAt)));
-    await acquire('tga', shiftDate(reviewAsof, -AGE_BACKSTOP_DAYS['liquidity.tga']));
+    if (mode === 'live') checkHorizonAge(reviewAsof, formatIsoDate(utcDayOf(startedAt)), parsed);
+    await acquire('tga', tgaSinceFor(reviewAsof));
     parsed.set('tga', fetched.get('tga')!.parsed);
     const acquiredAt = clock();
 
-    const rows = buildObservationRows(parsed, reviewAsof, formatInstantOffset(startedAt));
+    const { rows, setAside } = buildObservations(parsed, reviewAsof, formatInstantOffset(startedAt), iorbSource);
     for (const row of rows) {
-      if (row.unit !== expectedUnit(row.metric_id)) throw new CaptureFailure('internal_error', `unit of ${row.metric_id} is ${row.unit}`);
+      if (row.unit !== expectedUnit(row.metric_id)) {
+        throw new AppError(FundingErrors.capture_invariant_failed, `unit of ${row.metric_id} is ${row.unit}, not ${expectedUnit(row.metric_id)}`);
+      }
     }
     const fullReceipts = orderedReceipts(receipts) as PublisherReceipts;
     const packetId = mintPacketId(startedAt);
     const artifacts = encodeContentArtifacts({
-      packetId, capturedAt: startedAt, acquiredAt, reviewAsof, rows, receipts: fullReceipts, sample: mode === 'sample',
+      packetId, capturedAt: startedAt, acquiredAt, reviewAsof, rows, receipts: fullReceipts, sample: mode === 'sample', iorbSource, setAside,
     });
 
     const outcome = await storage.serialized(ARCHIVE_LOCK, async (trx) => {
@@ -229,7 +239,8 @@ async function runAttempt(options: CaptureOptions): Promise<AttemptReport> {
           try {
             return verifyStoredPacket(current);
           } catch (error) {
-            throw new CaptureFailure('artifact_verification_failed', `the current packet failed verification, so it cannot be re-verified: ${(error as Error).message}`);
+            throw new AppError(FundingReadErrors.artifact_verification_failed,
+              `the current packet failed verification, so it cannot be re-verified: ${(error as Error).message}`);
           }
         })();
         reuse = sameObservations(verified.results, rows.map((r) => ({ ...r })));
@@ -268,9 +279,9 @@ async function runAttempt(options: CaptureOptions): Promise<AttemptReport> {
     });
     return outcome;
   } catch (error) {
-    const { code, text } = describeFailure(error);
+    const { code, text, document, reason } = describeFailure(error, alsoFailed);
     const recordedAt = clock();
     await storage.serialized(ARCHIVE_LOCK, (trx) => insertAttempt(trx, attemptRow('failed', recordedAt, { error_code: code, error: text })));
-    return report('failed', recordedAt, { error_code: code, error: text });
+    return report('failed', recordedAt, { error_code: code, error: text, document, reason });
   }
 }

@@ -57,28 +57,28 @@ export async function downloadDocument(key: PublisherKey, url: string, limits: F
     });
   } catch (error) {
     if (dispatcher !== sharedAgent) void dispatcher.close().catch(() => undefined);
-    const reason = isTimeout(error) ? 'timeout' : 'transport';
-    throw new PublisherUnavailableError(key, reason, `${reason === 'timeout' ? 'timed out' : 'could not be reached'} (${describeTransportError(error)})`, { cause: error });
+    const reason = isTimeout(error) ? 'fetch_timeout' : 'fetch_transport';
+    throw new PublisherUnavailableError(key, reason, `${reason === 'fetch_timeout' ? 'timed out' : 'could not be reached'} (${describeTransportError(error)})`, { cause: error });
   }
   try {
     const { statusCode, headers, body } = response;
     if (statusCode >= 300 && statusCode < 400) {
       discard(body);
-      throw new PublisherUnavailableError(key, 'redirect', `answered ${statusCode} (redirect); redirects are not followed`);
+      throw new PublisherUnavailableError(key, 'fetch_redirect', `answered ${statusCode} (redirect to ${describeLocation(headers.location)}); redirects are not followed`, { httpStatus: statusCode });
     }
     if (statusCode !== 200) {
       discard(body);
-      throw new PublisherUnavailableError(key, 'http_status', `answered HTTP ${statusCode}`);
+      throw new PublisherUnavailableError(key, 'fetch_http_status', `answered HTTP ${statusCode}`, { httpStatus: statusCode });
     }
     const encoding = headers['content-encoding'];
     if (encoding !== undefined && String(encoding).trim().toLowerCase() !== 'identity') {
       discard(body);
-      throw new PublisherUnavailableError(key, 'transport', `sent a ${String(encoding)}-encoded body although identity was requested`);
+      throw new PublisherUnavailableError(key, 'fetch_encoding', `sent a ${String(encoding)}-encoded body although identity was requested`, { httpStatus: statusCode });
     }
     const declared = Number(headers['content-length']);
     if (Number.isFinite(declared) && declared > limits.maxBytes) {
       discard(body);
-      throw new PublisherUnavailableError(key, 'too_large', `announced ${declared} bytes, more than the ${limits.maxBytes} accepted`);
+      throw new PublisherUnavailableError(key, 'fetch_too_large', `announced ${declared} bytes, more than the ${limits.maxBytes} accepted`, { httpStatus: statusCode });
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -87,14 +87,14 @@ export async function downloadDocument(key: PublisherKey, url: string, limits: F
         size += (chunk as Buffer).length;
         if (size > limits.maxBytes) {
           discard(body);
-          throw new PublisherUnavailableError(key, 'too_large', `sent more than the ${limits.maxBytes} bytes accepted`);
+          throw new PublisherUnavailableError(key, 'fetch_too_large', `sent more than the ${limits.maxBytes} bytes accepted`, { httpStatus: statusCode });
         }
         chunks.push(chunk as Buffer);
       }
     } catch (error) {
       if (error instanceof PublisherUnavailableError) throw error;
-      const reason = isTimeout(error) ? 'timeout' : 'transport';
-      throw new PublisherUnavailableError(key, reason, `body could not be read (${describeTransportError(error)})`, { cause: error });
+      const reason = isTimeout(error) ? 'fetch_timeout' : 'fetch_transport';
+      throw new PublisherUnavailableError(key, reason, `body could not be read (${describeTransportError(error)})`, { cause: error, httpStatus: statusCode });
     }
     return new Uint8Array(Buffer.concat(chunks, size));
   } finally {
@@ -106,6 +106,14 @@ export async function downloadDocument(key: PublisherKey, url: string, limits: F
 function discard(body: Dispatcher.ResponseData['body']): void {
   body.on('error', () => undefined);
   body.destroy();
+}
+
+/** The redirect target, shortened: the operator needs it to decide which URL to configure. */
+function describeLocation(location: string | string[] | undefined): string {
+  const text = Array.isArray(location) ? location[0] : location;
+  if (text === undefined || text === '') return 'no Location';
+  const printable = text.replace(/[^\x21-\x7e]/g, '?');
+  return printable.length > 120 ? `${printable.slice(0, 120)}…` : printable;
 }
 
 function describeTransportError(error: unknown): string {

@@ -6,11 +6,10 @@
 // instead of being presented next to fresh ones. Nothing is filled forward.
 
 import { parseIsoDate, formatIsoDate } from '../core/time.js';
-import { AppError } from '../core/errors.js';
-import { FundingErrors, PublisherObservationMissingError } from './errors.js';
-import { METRICS } from './publishers/catalogue.js';
+import { PublisherObservationMissingError } from './errors.js';
+import { DEFAULT_IORB_SOURCE, type IorbSource, METRICS, metricsFor } from './publishers/catalogue.js';
 import { latestCommonDate, newerObservationAvailable, observationOnOrBefore } from './publishers/select.js';
-import type { IsoDate, MetricId, MetricSeries, PublisherDocument, PublisherKey } from './publishers/types.js';
+import type { IsoDate, MetricId, MetricSeries, PublisherDocument, PublisherKey, SetAsideOperation } from './publishers/types.js';
 import { PUBLISHER_FRESHNESS, REVIEW_SCOPE, REVIEW_STATUS, VALUE_STATE, type ObservationRow } from './rows.js';
 
 /**
@@ -58,35 +57,60 @@ export function reviewHorizon(docs: ReadonlyMap<PublisherKey, PublisherDocument>
   const iorb = seriesOf(docs, 'policy.iorb');
   const date = latestCommonDate(sofr, iorb);
   if (date === null) {
-    throw new PublisherObservationMissingError('iorb', 'policy.iorb', 'SOFR and IORB have no observation date in common');
+    const range = (s: MetricSeries) => (s.observations.length === 0 ? 'no dates'
+      : `${s.observations[s.observations.length - 1].date} to ${s.observations[0].date}`);
+    throw new PublisherObservationMissingError('iorb', 'policy.iorb',
+      `SOFR and IORB have no observation date in common (SOFR: ${range(sofr)}; IORB: ${range(iorb)})`, 'horizon_missing');
   }
   return date;
 }
 
 /**
  * Refuses a horizon in the future or more than HORIZON_MAX_AGE_DAYS before `today`
- * (the capture's UTC date): documents that old mean a publisher stopped updating.
+ * (the capture's UTC date): documents that old mean a publisher stopped updating. When
+ * the documents are given, the failure names the one whose newest date is older.
  */
-export function checkHorizonAge(reviewAsof: IsoDate, today: IsoDate): void {
+export function checkHorizonAge(reviewAsof: IsoDate, today: IsoDate, docs?: ReadonlyMap<PublisherKey, PublisherDocument>): void {
   if (reviewAsof > today) {
-    throw new AppError(FundingErrors.publisher_document_invalid, `the SOFR/IORB horizon ${reviewAsof} lies after the capture date ${today}`);
+    throw new PublisherObservationMissingError('iorb', 'policy.iorb',
+      `the SOFR/IORB horizon ${reviewAsof} lies after the capture date ${today}`, 'horizon_future');
   }
   if (reviewAsof < shiftDate(today, -HORIZON_MAX_AGE_DAYS)) {
-    throw new AppError(FundingErrors.publisher_observation_missing,
-      `the newest common SOFR/IORB date ${reviewAsof} is more than ${HORIZON_MAX_AGE_DAYS} days before the capture date ${today}`);
+    let stale: 'sofr' | 'iorb' = 'iorb';
+    let newest = '';
+    if (docs !== undefined) {
+      const newestOf = (s: MetricSeries) => s.observations[0]?.date ?? '';
+      const sofr = newestOf(seriesOf(docs, 'policy.sofr'));
+      const iorb = newestOf(seriesOf(docs, 'policy.iorb'));
+      stale = sofr < iorb ? 'sofr' : 'iorb';
+      newest = ` (newest ${stale === 'sofr' ? 'SOFR' : 'IORB'} date: ${stale === 'sofr' ? sofr : iorb})`;
+    }
+    throw new PublisherObservationMissingError(stale, stale === 'sofr' ? 'policy.sofr' : 'policy.iorb',
+      `the newest common SOFR/IORB date ${reviewAsof} is more than ${HORIZON_MAX_AGE_DAYS} days before the capture date ${today}${newest}`,
+      'horizon_stale');
   }
 }
 
-/** The nine rows, in the fixed metric order, for a review date. */
-export function buildObservationRows(
+export interface BuiltObservations {
+  /** The nine rows, in the fixed metric order. */
+  readonly rows: ObservationRow[];
+  /** Per metric, the operations of the used date that were set aside (only where there are any). */
+  readonly setAside: Readonly<Partial<Record<MetricId, readonly SetAsideOperation[]>>>;
+}
+
+/** The nine rows for a review date, and what the used dates set aside. */
+export function buildObservations(
   docs: ReadonlyMap<PublisherKey, PublisherDocument>,
   reviewAsof: IsoDate,
   evaluatedAt: string,
-): ObservationRow[] {
-  return METRICS.map((spec) => {
+  iorbSource: IorbSource = DEFAULT_IORB_SOURCE,
+): BuiltObservations {
+  const setAside: Partial<Record<MetricId, readonly SetAsideOperation[]>> = {};
+  const rows = metricsFor(iorbSource).map((spec): ObservationRow => {
     const series = seriesOf(docs, spec.id);
     const earliest = shiftDate(reviewAsof, -AGE_BACKSTOP_DAYS[spec.id]);
     const picked = observationOnOrBefore(series, reviewAsof, earliest);
+    if (picked.setAside !== undefined && picked.setAside.length > 0) setAside[spec.id] = picked.setAside;
     const canonical = series.newestDate ?? picked.date;
     return {
       metric_id: spec.id,
@@ -106,4 +130,15 @@ export function buildObservationRows(
       newer_observation_available: newerObservationAvailable(series, picked.date),
     };
   });
+  return { rows, setAside };
+}
+
+/** The nine rows, in the fixed metric order, for a review date. */
+export function buildObservationRows(
+  docs: ReadonlyMap<PublisherKey, PublisherDocument>,
+  reviewAsof: IsoDate,
+  evaluatedAt: string,
+  iorbSource: IorbSource = DEFAULT_IORB_SOURCE,
+): ObservationRow[] {
+  return buildObservations(docs, reviewAsof, evaluatedAt, iorbSource).rows;
 }

@@ -31,6 +31,8 @@ export interface PublisherReceipt {
   retrieved_at: string;
   sha256: string;
   bytes: number;
+  /** IORB only: which of its sources was read (`prates_ddp` or `board_iorb_page`). */
+  source_id?: string;
 }
 export type PublisherReceipts = Record<PublisherKey, PublisherReceipt>;
 

@@ -4,12 +4,13 @@
 // counterpart when we capture directly, so they are not invented; see docs/funding.md.
 
 import { formatInstantOffset, type Instant } from '../core/time.js';
-import { METRICS } from './publishers/catalogue.js';
-import type { PublisherKey } from './publishers/types.js';
+import { DEFAULT_IORB_SOURCE, type IorbSource, metricsFor } from './publishers/catalogue.js';
+import type { MetricId, PublisherKey, SetAsideOperation } from './publishers/types.js';
 import { rowDocument, REVIEW_SCOPE, REVIEW_STATUS, type ObservationRow } from './rows.js';
 import type { PublisherReceipt } from './packet.js';
 import {
   FRESHNESS_BASIS,
+  IORB_PAGE_TRANSFORMATION,
   METHOD_VERSION,
   PUBLISHER_NOTICE,
   REVIEW_SCHEMA,
@@ -28,6 +29,10 @@ export interface ReviewInput {
   rows: readonly ObservationRow[];
   receipts: Record<PublisherKey, PublisherReceipt>;
   sample: boolean;
+  /** Where IORB was read from (decides its lineage `field` and `source`). */
+  iorbSource?: IorbSource;
+  /** Operations of a used date that the value was not built from, per metric. */
+  setAside?: Readonly<Partial<Record<MetricId, readonly SetAsideOperation[]>>>;
 }
 
 export function buildReviewDocument(input: ReviewInput): Record<string, unknown> {
@@ -39,15 +44,19 @@ export function buildReviewDocument(input: ReviewInput): Record<string, unknown>
       canonical_latest_asof: row.canonical_latest_asof,
       newer_observation_available: row.newer_observation_available,
     };
-    const spec = METRICS.find((m) => m.id === row.metric_id);
+    const spec = metricsFor(input.iorbSource ?? DEFAULT_IORB_SOURCE).find((m) => m.id === row.metric_id);
     if (!spec) throw new RangeError(`no metric specification for ${row.metric_id}`);
-    lineage[row.metric_id] = {
+    const entry: Record<string, unknown> = {
       ...input.receipts[spec.document],
       field: spec.field,
       source: spec.source,
       // Bundled sample documents are not an acquisition from the publisher.
       original_publisher_acquisition: !input.sample,
     };
+    // Only days that had them carry the list, so other packets keep their exact bytes.
+    const setAside = input.setAside?.[row.metric_id as MetricId];
+    if (setAside !== undefined && setAside.length > 0) entry.excluded_operations = setAside.map((op) => ({ ...op }));
+    lineage[row.metric_id] = entry;
   }
   const doc: Record<string, unknown> = {
     schema: REVIEW_SCHEMA,
@@ -67,7 +76,7 @@ export function buildReviewDocument(input: ReviewInput): Record<string, unknown>
     publisher_lineage: lineage,
     value_basis: VALUE_BASIS,
     method_version: METHOD_VERSION,
-    transformations: [...TRANSFORMATIONS],
+    transformations: input.iorbSource === 'board_iorb_page' ? [...TRANSFORMATIONS, IORB_PAGE_TRANSFORMATION] : [...TRANSFORMATIONS],
     source_terms: { ...SOURCE_TERMS },
     publisher_notice: input.sample ? `${SAMPLE_NOTICE} ${PUBLISHER_NOTICE}` : PUBLISHER_NOTICE,
   };

@@ -28,7 +28,7 @@ export function startCaptureScheduler(deps: AppDeps & { logger: FastifyBaseLogge
     }
     const a = result.attempt;
     const fields = { attempt_id: a.attempt_id, outcome: a.outcome, packet_id: a.packet_id, review_asof: a.review_asof, error_code: a.error_code };
-    if (a.outcome === 'failed') logger.warn({ ...fields, error: a.error }, 'funding capture attempt failed');
+    if (a.outcome === 'failed') logger.warn({ ...fields, document: a.document, reason: a.reason, error: a.error }, 'funding capture attempt failed');
     else logger.info(fields, 'funding capture attempt succeeded');
   };
 

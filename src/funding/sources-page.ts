@@ -1,7 +1,7 @@
 // The page packet downloads point at with `Link: <…>; rel="license"`: where each figure
 // comes from and whose terms govern it. Plain text, served by the funding routes.
 
-import { PUBLISHER_DOCUMENTS, METRICS } from './publishers/catalogue.js';
+import { IORB_DOCUMENTS, IORB_METRICS, PUBLISHER_DOCUMENTS, METRICS } from './publishers/catalogue.js';
 import { PUBLISHER_NOTICE, SOURCE_TERMS } from './terms.js';
 
 export const FUNDING_SOURCES_PATH = '/funding/sources.md';
@@ -17,11 +17,13 @@ function page(): string {
     '',
     '## Documents',
     '',
-    ...PUBLISHER_DOCUMENTS.map((d) => `- ${d.key}: ${d.defaultUrl}`),
+    ...PUBLISHER_DOCUMENTS.map((d) => `- ${d.key}: ${d.defaultUrl}${d.sourceId === undefined ? '' : ` (source_id ${d.sourceId})`}`),
+    `- iorb, when the service is configured to read the Board's page instead: ${IORB_DOCUMENTS.board_iorb_page.defaultUrl} (source_id board_iorb_page)`,
     '',
     '## Metrics',
     '',
     ...METRICS.map((m) => `- ${m.id} (${m.unit}, ${m.cadence}): ${m.source}; field ${m.field}`),
+    `- policy.iorb from the Board's page: ${IORB_METRICS.board_iorb_page.source}; field ${IORB_METRICS.board_iorb_page.field}`,
     '',
     '## Terms of the publishers',
     '',

@@ -28,6 +28,13 @@ export const TRANSFORMATIONS: readonly string[] = Object.freeze([
   'A value of zero is reported as zero; a missing, non-numeric or rejected publisher value fails the whole capture rather than being replaced.',
 ]);
 
+/**
+ * Added to the transformations when IORB is read from the Board's page of rate changes
+ * rather than from a daily series: the reader should know how a day's rate was found.
+ */
+export const IORB_PAGE_TRANSFORMATION =
+  'IORB was read from the Board\'s table of rate changes: the rate for a day is the one whose effective date is the newest on or before that day, which is how the administered rate applies; no other value is carried from one day to another.';
+
 export const SOURCE_TERMS: Readonly<Record<string, string>> = Object.freeze({
   federal_reserve_board: 'https://www.federalreserve.gov/disclaimer.htm',
   new_york_fed: 'https://www.newyorkfed.org/terms-of-use',

@@ -11,6 +11,7 @@ import { formatInstantOffset, parseIsoDate, parseUtcTimestamp, type Instant } fr
 import type { PacketRow } from './archive.js';
 import { renderObservationsCsv } from './csv.js';
 import { isPacketId, PACKET_FILES, sourceManifestSha256, type PublisherReceipts } from './packet.js';
+import { IORB_SOURCES } from './publishers/catalogue.js';
 import { METRIC_IDS, PUBLISHER_KEYS } from './publishers/types.js';
 import { expectedUnit, PUBLISHER_FRESHNESS, REVIEW_SCOPE, ROW_COLUMNS, VALUE_STATE } from './rows.js';
 import { MANIFEST_SCHEMA, REVIEW_SCHEMA } from './terms.js';
@@ -78,6 +79,9 @@ function checkReceipts(packetId: string, receipts: unknown): PublisherReceipts {
       throw new PacketVerificationError(packetId, `publisher receipt ${key} is malformed`);
     }
     timestamp(packetId, `publisher receipt ${key} retrieved_at`, r.retrieved_at);
+    if (r.source_id !== undefined && (key !== 'iorb' || !(IORB_SOURCES as readonly unknown[]).includes(r.source_id))) {
+      throw new PacketVerificationError(packetId, `publisher receipt ${key} names an unknown source_id`);
+    }
   }
   return receipts as unknown as PublisherReceipts;
 }

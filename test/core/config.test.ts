@@ -16,7 +16,14 @@ describe('configuration', () => {
     expect(c.bodyLimit).toBe(2 * 1024 * 1024);
   });
 
+  it('reads IORB from the PRATES package unless told to read the Board page', () => {
+    expect(loadConfig({}).iorbSource).toBe('prates_ddp');
+    expect(loadConfig({ EVIDENCE_IORB_SOURCE: 'board_iorb_page' }).iorbSource).toBe('board_iorb_page');
+    expect(loadConfig({ EVIDENCE_IORB_SOURCE: 'board_iorb_page' }, { iorbSource: 'prates_ddp' }).iorbSource).toBe('prates_ddp');
+  });
+
   it.each([
+    [{ EVIDENCE_IORB_SOURCE: 'fred' }, /EVIDENCE_IORB_SOURCE/],
     [{ PORT: 'eighty' }, /PORT/],
     [{ PORT: '70000' }, /PORT/],
     [{ EVIDENCE_MODE: 'demo' }, /EVIDENCE_MODE/],

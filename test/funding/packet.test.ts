@@ -34,12 +34,13 @@ function receipts(docs: Record<PublisherKey, Uint8Array>): PublisherReceipts {
   }])) as PublisherReceipts;
 }
 
-function build(docs = recordedDocuments()) {
+function build(docs = recordedDocuments(), adjustReceipts: (r: PublisherReceipts) => void = () => undefined) {
   const parsed = parseAll(docs);
   const reviewAsof = reviewHorizon(parsed);
   const rows = buildObservationRows(parsed, reviewAsof, EVALUATED);
   const packetId = '20261021T120000.123456Z-0123456789abcdef0123456789abcdef';
   const r = receipts(docs);
+  adjustReceipts(r);
   const artifacts = encodeContentArtifacts({
     packetId, capturedAt: CAPTURED, acquiredAt: instant('2026-10-21T12:00:02Z'), reviewAsof, rows, receipts: r, sample: false,
   });
@@ -207,5 +208,11 @@ describe('verifying a stored packet', () => {
     manifest.artifacts['observations.csv'] = sha256Hex(csv);
     const manifestBytes = Buffer.from(encodeCanonicalDocument(manifest));
     expect(() => verifyStoredPacket({ ...row, csv, manifest: manifestBytes, manifest_sha256: sha256Hex(manifestBytes) })).toThrow(/not the rendering/);
+  });
+
+  it('accepts a source_id only on the IORB receipt, and only a known one', () => {
+    expect(verifyStoredPacket(build(undefined, (r) => { r.iorb.source_id = 'board_iorb_page'; }).row).packetId).toMatch(/^20261021T/);
+    expect(() => verifyStoredPacket(build(undefined, (r) => { r.iorb.source_id = 'fred'; }).row)).toThrow(/unknown source_id/);
+    expect(() => verifyStoredPacket(build(undefined, (r) => { r.sofr.source_id = 'prates_ddp'; }).row)).toThrow(PacketVerificationError);
   });
 });

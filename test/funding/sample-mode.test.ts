@@ -63,6 +63,25 @@ describe('sample mode', () => {
     expect(again).toMatchObject({ sample_day: 'day-1', outcome: 'packet_created', review_asof: '2026-11-18' });
   });
 
+  it('lists the operations a sample day sets aside in the lineage, and reads IORB from the sample Board page when so configured', async () => {
+    await capture();
+    clock.advance(900);
+    const day2 = await capture();
+    const review = parseStrictJson((await t.app.inject({ url: `/packets/${day2.packet_id}/review.json` })).rawPayload) as Record<string, any>;
+    expect(review.publisher_lineage['liquidity.on_rrp'].excluded_operations).toEqual([
+      { close_time: '10:00', note: 'Small Value Exercise', operation_id: 'RRP 111926 99', reason: 'small_value_exercise' },
+    ]);
+    expect(review.publisher_lineage['liquidity.srf'].excluded_operations).toEqual([
+      { close_time: '10:30', note: '', operation_id: 'RP 111926 99', reason: 'unscheduled_close_time' },
+    ]);
+    clock.advance(900);
+    const result = await captureOnce({ storage: t.storage, config: { ...offline, iorbSource: 'board_iorb_page' }, clock });
+    if (!result.ran) throw new Error('capture did not run');
+    expect(result.attempt).toMatchObject({ sample_day: 'day-3', review_asof: '2026-11-19', outcome: 'packet_created' });
+    const manifest = parseStrictJson((await t.app.inject({ url: `/packets/${result.attempt.packet_id}/manifest.json` })).rawPayload) as Record<string, any>;
+    expect(manifest.publisher_receipts.iorb).toMatchObject({ source_id: 'board_iorb_page', source_url: 'sample:publishers/day-3/iorb-page.htm' });
+  });
+
   it('marks evidence error bodies "sample": true, and leaves analysis error bodies in their upstream shape', async () => {
     await capture();
     for (const url of ['/v1/funding/history?limit=0', '/packets/pkt_nothing/review.json', '/v1/no-such-route']) {

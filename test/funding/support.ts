@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import { defaultConfig, type Config } from '../../src/core/config.js';
 import { parseUtcTimestamp, type Instant } from '../../src/core/time.js';
-import { PUBLISHER_DOCUMENTS } from '../../src/funding/publishers/catalogue.js';
+import { IORB_DOCUMENTS, PUBLISHER_DOCUMENTS } from '../../src/funding/publishers/catalogue.js';
 import type { PublisherKey } from '../../src/funding/publishers/types.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/publishers');
@@ -27,7 +27,7 @@ export function recordedDocuments(): Record<PublisherKey, Uint8Array> {
   return {
     sofr: fixtureBytes('sofr/valid.json'),
     effr: fixtureBytes('effr/valid.json'),
-    iorb: zipPrates(fixtureBytes('iorb/valid.xml')),
+    iorb: zipPrates(fixtureBytes('iorb/daily-frequency.xml')),
     reserves: fixtureBytes('reserves/valid.htm'),
     on_rrp: fixtureBytes('on_rrp/valid.json'),
     srf: fixtureBytes('srf/valid.json'),
@@ -64,7 +64,8 @@ export async function startPublisherServer(documents = recordedDocuments()): Pro
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push({ path: req.url ?? '/', headers: req.headers });
-    const spec = PUBLISHER_DOCUMENTS.find((d) => d.path === url.pathname);
+    // Paths may carry a fixed query (PRATES); either IORB source's path answers with documents.iorb.
+    const spec = [...PUBLISHER_DOCUMENTS, IORB_DOCUMENTS.board_iorb_page].find((d) => new URL(d.path, 'http://localhost').pathname === url.pathname);
     if (!spec) {
       res.writeHead(404).end('not here');
       return;

@@ -14,6 +14,7 @@ import type {
   PublisherBody,
   PublisherKey,
   RejectedObservation,
+  SetAsideOperation,
 } from './types.js';
 
 /** Largest publisher body (and largest unpacked PRATES member) we accept. */
@@ -35,7 +36,7 @@ export function bodyByteLength(body: PublisherBody): number {
 
 export function requireSize(document: PublisherKey, body: PublisherBody, limit = MAX_PUBLISHER_BYTES): void {
   const size = bodyByteLength(body);
-  if (size > limit) fail(document, 'too_large', `body is ${size} bytes, more than the ${limit} bytes accepted`);
+  if (size > limit) fail(document, 'document_too_large', `body is ${size} bytes, more than the ${limit} bytes accepted`);
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -46,7 +47,7 @@ export function decodeUtf8(document: PublisherKey, body: PublisherBody): string 
   try {
     return utf8.decode(body);
   } catch (cause) {
-    return fail(document, 'not_utf8', 'body is not valid UTF-8', undefined, cause);
+    return fail(document, 'document_not_utf8', 'body is not valid UTF-8', undefined, cause);
   }
 }
 
@@ -57,7 +58,7 @@ export function readJsonDocument(document: PublisherKey, body: PublisherBody): u
     return parseStrictJson(body);
   } catch (cause) {
     if (cause instanceof JsonSyntaxError) {
-      return fail(document, 'malformed_json', `body is not strict JSON (${cause.message})`, undefined, cause);
+      return fail(document, 'document_malformed_json', `body is not strict JSON (${cause.message})`, undefined, cause);
     }
     throw cause;
   }
@@ -89,8 +90,9 @@ export function describeValue(value: unknown): string {
   return Array.isArray(value) ? 'an array' : 'an object';
 }
 
-export function acceptedObservation(date: IsoDate, value: Decimal): AcceptedObservation {
-  return { date, state: 'accepted', exact: formatDecimal(value), value: decimalToNumber(value) };
+export function acceptedObservation(date: IsoDate, value: Decimal, setAside: readonly SetAsideOperation[] = []): AcceptedObservation {
+  const observation: AcceptedObservation = { date, state: 'accepted', exact: formatDecimal(value), value: decimalToNumber(value) };
+  return setAside.length === 0 ? observation : { ...observation, setAside: Object.freeze([...setAside]) };
 }
 
 export function rejectedObservation(date: IsoDate, error: PublisherDocumentError): RejectedObservation {

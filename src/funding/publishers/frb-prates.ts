@@ -1,5 +1,9 @@
-// Federal Reserve Board PRATES (policy rates) download: a zip whose member
-// `PRATES_data.xml` holds SDMX-style `Series` elements. IORB is the series `RESBM_N.D`.
+// Federal Reserve Board PRATES (policy rates) package from the Data Download Program: a
+// zip whose member `PRATES_data.xml` holds SDMX-style `Series` elements (data set
+// PRATES_POLICY_RATES). IORB is the series `RESBM_N.D`, in percent with multiplier 1.
+// Its frequency code is 8 ("daily, every calendar day"): weekends and holidays carry the
+// rate in effect like any other day, so the series is not on the SOFR business-day
+// calendar — the review date is where the two meet, which needs no special handling.
 //
 // The XML comes from outside, so any DOCTYPE or ENTITY declaration is refused on the raw
 // text before an XML parser sees it: entity expansion and external references are not
@@ -36,10 +40,12 @@ export function extractPratesXml(body: Uint8Array): Uint8Array {
   requireSize(DOCUMENT, body);
   let occurrences = 0;
   let declaredSize = 0;
+  const members: string[] = [];
   let files: Record<string, Uint8Array>;
   try {
     files = unzipSync(body, {
       filter: (file) => {
+        members.push(file.name);
         if (file.name !== PRATES_MEMBER) return false;
         occurrences += 1;
         declaredSize = file.originalSize;
@@ -48,17 +54,21 @@ export function extractPratesXml(body: Uint8Array): Uint8Array {
       },
     });
   } catch (cause) {
-    return fail(DOCUMENT, 'bad_zip', `body is not a readable zip archive (${cause instanceof Error ? cause.message : String(cause)})`,
+    return fail(DOCUMENT, 'document_bad_zip', `body is not a readable zip archive (${cause instanceof Error ? cause.message : String(cause)})`,
       undefined, cause);
   }
-  if (occurrences === 0) fail(DOCUMENT, 'member_missing', `the archive has no member named ${PRATES_MEMBER}`);
-  if (occurrences > 1) fail(DOCUMENT, 'bad_zip', `the archive holds ${occurrences} members named ${PRATES_MEMBER}`);
+  if (occurrences === 0) {
+    const listed = members.slice(0, 5).map((m) => JSON.stringify(m.slice(0, 60))).join(', ');
+    fail(DOCUMENT, 'document_member_missing',
+      `the archive has no member named ${PRATES_MEMBER} (it holds ${members.length === 0 ? 'no members' : listed}${members.length > 5 ? ', …' : ''})`);
+  }
+  if (occurrences > 1) fail(DOCUMENT, 'document_bad_zip', `the archive holds ${occurrences} members named ${PRATES_MEMBER}`);
   if (declaredSize > MAX_PUBLISHER_BYTES) {
-    fail(DOCUMENT, 'member_too_large', `${PRATES_MEMBER} unpacks to ${declaredSize} bytes, more than the ${MAX_PUBLISHER_BYTES} bytes accepted`);
+    fail(DOCUMENT, 'document_too_large', `${PRATES_MEMBER} unpacks to ${declaredSize} bytes, more than the ${MAX_PUBLISHER_BYTES} bytes accepted`);
   }
   const xml = files[PRATES_MEMBER];
   if (xml === undefined || xml.byteLength !== declaredSize) {
-    fail(DOCUMENT, 'bad_zip', `${PRATES_MEMBER} does not unpack to the ${declaredSize} bytes its header declares`);
+    fail(DOCUMENT, 'document_bad_zip', `${PRATES_MEMBER} does not unpack to the ${declaredSize} bytes its header declares`);
   }
   return xml;
 }
@@ -67,7 +77,7 @@ export function extractPratesXml(body: Uint8Array): Uint8Array {
 export function refuseXmlDeclarations(text: string): void {
   const found = /<!(DOCTYPE|ENTITY)/i.exec(text);
   if (found) {
-    fail(DOCUMENT, 'declaration_refused', `${PRATES_MEMBER} contains a ${found[1].toUpperCase()} declaration, which is refused`);
+    fail(DOCUMENT, 'document_declaration_refused', `${PRATES_MEMBER} contains a ${found[1].toUpperCase()} declaration, which is refused`);
   }
 }
 
@@ -90,7 +100,7 @@ function asElement(node: XmlNode): XmlElement | null {
 function parseXmlTree(text: string): XmlElement[] {
   const verdict = XMLValidator.validate(text);
   if (verdict !== true) {
-    fail(DOCUMENT, 'malformed_xml', `${PRATES_MEMBER} is not well-formed XML (line ${verdict.err.line}: ${verdict.err.msg})`);
+    fail(DOCUMENT, 'document_malformed_xml', `${PRATES_MEMBER} is not well-formed XML (line ${verdict.err.line}: ${verdict.err.msg})`);
   }
   const parser = new XMLParser({
     preserveOrder: true,
@@ -108,11 +118,11 @@ function parseXmlTree(text: string): XmlElement[] {
   try {
     tree = parser.parse(text) as XmlNode[];
   } catch (cause) {
-    return fail(DOCUMENT, 'malformed_xml', `${PRATES_MEMBER} could not be parsed (${cause instanceof Error ? cause.message : String(cause)})`,
+    return fail(DOCUMENT, 'document_malformed_xml', `${PRATES_MEMBER} could not be parsed (${cause instanceof Error ? cause.message : String(cause)})`,
       undefined, cause);
   }
   const roots = tree.map(asElement).filter((e): e is XmlElement => e !== null);
-  if (roots.length !== 1) fail(DOCUMENT, 'malformed_xml', `${PRATES_MEMBER} has ${roots.length} root elements instead of one`);
+  if (roots.length !== 1) fail(DOCUMENT, 'document_malformed_xml', `${PRATES_MEMBER} has ${roots.length} root elements instead of one`);
   return roots;
 }
 
@@ -137,23 +147,23 @@ export function parsePratesXml(xml: PublisherBody): PublisherDocument {
   refuseXmlDeclarations(text);
   const declared = /^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([^"']*)["']/.exec(text);
   if (declared && !/^utf-?8$/i.test(declared[1])) {
-    fail(DOCUMENT, 'malformed_xml', `${PRATES_MEMBER} declares the encoding ${JSON.stringify(declared[1])}; only UTF-8 is read`);
+    fail(DOCUMENT, 'document_malformed_xml', `${PRATES_MEMBER} declares the encoding ${JSON.stringify(declared[1])}; only UTF-8 is read`);
   }
 
   const allSeries = findSeries(parseXmlTree(text));
   const iorb = allSeries.filter((s) => s.attributes.SERIES_NAME === IORB_SERIES);
   if (iorb.length === 0) {
     if (allSeries.some((s) => s.attributes.SERIES_NAME === LEGACY_IORB_SERIES)) {
-      fail(DOCUMENT, 'legacy_series_only', `only the retired series ${LEGACY_IORB_SERIES} is present, not ${IORB_SERIES}`);
+      fail(DOCUMENT, 'document_legacy_series_only', `only the retired series ${LEGACY_IORB_SERIES} is present, not ${IORB_SERIES}`);
     }
-    fail(DOCUMENT, 'series_missing', `no series named ${IORB_SERIES}`);
+    fail(DOCUMENT, 'document_series_missing', `no series named ${IORB_SERIES}`);
   }
-  if (iorb.length > 1) fail(DOCUMENT, 'series_duplicate', `the series ${IORB_SERIES} appears ${iorb.length} times`);
+  if (iorb.length > 1) fail(DOCUMENT, 'document_series_duplicate', `the series ${IORB_SERIES} appears ${iorb.length} times`);
   const series = iorb[0];
   const where = `Series[SERIES_NAME=${IORB_SERIES}]`;
   const { UNIT, UNIT_MULT } = series.attributes;
   if (UNIT !== 'Percent' || UNIT_MULT !== '1') {
-    fail(DOCUMENT, 'unit_mismatch', `${IORB_SERIES} has UNIT ${describeValue(UNIT)} and UNIT_MULT ${describeValue(UNIT_MULT)}; expected "Percent" and "1"`, where);
+    fail(DOCUMENT, 'document_unit_mismatch', `${IORB_SERIES} has UNIT ${describeValue(UNIT)} and UNIT_MULT ${describeValue(UNIT_MULT)}; expected "Percent" and "1"`, where);
   }
 
   const seen = new Set<IsoDate>();
@@ -164,16 +174,16 @@ export function parsePratesXml(xml: PublisherBody): PublisherDocument {
     const { TIME_PERIOD, OBS_VALUE, OBS_STATUS } = obs.attributes;
     const date = checkedDate(TIME_PERIOD);
     if (date === null) {
-      fail(DOCUMENT, 'bad_date', `an ${IORB_SERIES} observation has TIME_PERIOD ${describeValue(TIME_PERIOD)}, not a real YYYY-MM-DD date`, `${where}/Obs`);
+      fail(DOCUMENT, 'document_bad_date', `an ${IORB_SERIES} observation has TIME_PERIOD ${describeValue(TIME_PERIOD)}, not a real YYYY-MM-DD date`, `${where}/Obs`);
     }
     const location = `${where}/Obs[TIME_PERIOD=${date}]`;
-    if (seen.has(date)) fail(DOCUMENT, 'duplicate_date', `${IORB_SERIES} has two observations for ${date}`, location);
+    if (seen.has(date)) fail(DOCUMENT, 'document_duplicate_date', `${IORB_SERIES} has two observations for ${date}`, location);
     seen.add(date);
     // Only status A is an available value; other statuses mark gaps, not observations.
     if (OBS_STATUS !== 'A') continue;
     const value = typeof OBS_VALUE === 'string' ? parseDecimalText(OBS_VALUE) : null;
     entries.push(value === null
-      ? rejectedObservation(date, new PublisherDocumentError(DOCUMENT, 'not_a_number',
+      ? rejectedObservation(date, new PublisherDocumentError(DOCUMENT, 'document_not_a_number',
         `${IORB_SERIES} OBS_VALUE for ${date} is ${describeValue(OBS_VALUE)}, not a decimal number`, { location }))
       : acceptedObservation(date, value));
   }

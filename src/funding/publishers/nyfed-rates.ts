@@ -41,24 +41,24 @@ function parseRefRates(
 ): PublisherDocument {
   const root = readJsonDocument(document, body);
   if (!isPlainObject(root) || !Array.isArray(root.refRates)) {
-    fail(document, 'unexpected_shape', 'expected an object with a "refRates" array', '/refRates');
+    fail(document, 'document_unexpected_shape', 'expected an object with a "refRates" array', '/refRates');
   }
   const rows: unknown[] = root.refRates;
   const entries = new Map<MetricId, DatedObservation[]>(fields.map((f) => [f.metric, []]));
   const seen = new Set<IsoDate>();
 
   rows.forEach((row, index) => {
-    if (!isPlainObject(row)) fail(document, 'unexpected_shape', `rate row ${index} is not an object`, pointer('refRates', index));
+    if (!isPlainObject(row)) fail(document, 'document_unexpected_shape', `rate row ${index} is not an object`, pointer('refRates', index));
     if (typeof row.type !== 'string') {
-      fail(document, 'unexpected_shape', `rate row ${index} has no text "type"`, pointer('refRates', index, 'type'));
+      fail(document, 'document_unexpected_shape', `rate row ${index} has no text "type"`, pointer('refRates', index, 'type'));
     }
     if (row.type !== type) return;
     const date = checkedDate(row.effectiveDate);
     if (date === null) {
-      fail(document, 'bad_date', `${type} row ${index} has effectiveDate ${describeValue(row.effectiveDate)}, not a real YYYY-MM-DD date`,
+      fail(document, 'document_bad_date', `${type} row ${index} has effectiveDate ${describeValue(row.effectiveDate)}, not a real YYYY-MM-DD date`,
         pointer('refRates', index, 'effectiveDate'));
     }
-    if (seen.has(date)) fail(document, 'duplicate_date', `${type} is listed twice for ${date}`, pointer('refRates', index, 'effectiveDate'));
+    if (seen.has(date)) fail(document, 'document_duplicate_date', `${type} is listed twice for ${date}`, pointer('refRates', index, 'effectiveDate'));
     seen.add(date);
 
     for (const { metric, field } of fields) {
@@ -67,7 +67,7 @@ function parseRefRates(
       const list = entries.get(metric)!;
       if (value === null) {
         const location = pointer('refRates', index, field);
-        list.push(rejectedObservation(date, new PublisherDocumentError(document, 'not_a_number',
+        list.push(rejectedObservation(date, new PublisherDocumentError(document, 'document_not_a_number',
           `${type} ${field} for ${date} is ${describeValue(raw)}, not a finite number`, { location })));
       } else {
         list.push(acceptedObservation(date, value));

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { parseStrictJson } from '../../core/json.js';
-import { publisherDocumentSpec } from './catalogue.js';
+import { DEFAULT_IORB_SOURCE, type IorbSource, publisherDocumentSpec } from './catalogue.js';
 import type { IsoDate, PublisherKey } from './types.js';
 
 /** samples/publishers of this package (same depth from src/ and from a dist/ build). */
@@ -42,12 +42,12 @@ export function loadSampleDays(dir: string = SAMPLE_PUBLISHERS_DIR): SampleDay[]
   });
 }
 
-/** Absolute path of one document of one sample day. */
-export function sampleDocumentPath(day: SampleDay, key: PublisherKey): string {
-  return path.join(day.directory, publisherDocumentSpec(key).sampleFile);
+/** Absolute path of one document of one sample day (IORB from the given source). */
+export function sampleDocumentPath(day: SampleDay, key: PublisherKey, iorbSource: IorbSource = DEFAULT_IORB_SOURCE): string {
+  return path.join(day.directory, publisherDocumentSpec(key, iorbSource).sampleFile);
 }
 
 /** The bytes of one document of one sample day, exactly as a publisher would send them. */
-export function readSampleDocument(day: SampleDay, key: PublisherKey): Uint8Array {
-  return readFileSync(sampleDocumentPath(day, key));
+export function readSampleDocument(day: SampleDay, key: PublisherKey, iorbSource: IorbSource = DEFAULT_IORB_SOURCE): Uint8Array {
+  return readFileSync(sampleDocumentPath(day, key, iorbSource));
 }

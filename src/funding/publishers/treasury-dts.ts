@@ -1,11 +1,16 @@
 // US Treasury Fiscal Data, Daily Treasury Statement "operating cash balance" table:
 // the Treasury General Account opening balance of each day.
 //
-// Fiscal Data sends amounts as text in the unit named by `meta.dataFormats`; we insist
-// on millions (`$1,000,000`) so that a unit change cannot silently scale the value, and
-// on a single page so that no matching row can be sitting on a page we did not fetch.
+// Fiscal Data sends amounts as decimal text. Their unit is not in the response: the
+// dataset's field dictionary defines `open_today_bal` as millions of dollars, and
+// `meta.dataFormats` only holds a display pattern (such as "$10.20") that says nothing
+// about scale. So the unit is the documented one, and what the response can confirm is
+// checked instead: the field's data type is `CURRENCY`, and no balance is so large that
+// it could only be in a smaller unit (a switch to dollars or thousands would multiply
+// every balance by 10^6 or 10^3 and trip that bound). A single page is required so that
+// no matching row can be sitting on a page we did not fetch.
 
-import { divideByPowerOfTen, parseDecimalText } from '../decimal.js';
+import { type Decimal, divideByPowerOfTen, parseDecimalText } from '../decimal.js';
 import { PublisherDocumentError } from '../errors.js';
 import {
   acceptedObservation,
@@ -21,7 +26,19 @@ import {
 import type { DatedObservation, IsoDate, PublisherBody, PublisherDocument } from './types.js';
 
 export const TGA_ACCOUNT_TYPE = 'Treasury General Account (TGA) Opening Balance';
-export const DTS_MILLIONS_FORMAT = '$1,000,000';
+/**
+ * Fiscal Data's data type for amounts; the field dictionary gives their unit (millions).
+ * Fiscal Data also writes it with a digit (`CURRENCY0`, `CURRENCY3`): the number of
+ * decimals it displays, which changes neither the meaning nor the unit.
+ */
+export const DTS_AMOUNT_DATA_TYPE = 'CURRENCY';
+const CURRENCY_TYPE = /^CURRENCY[0-9]?$/;
+/**
+ * Largest opening balance accepted, in millions of dollars: 100 trillion dollars, about
+ * fifty times the largest balance the account has held. A balance above it would be the
+ * sign of a changed unit, never a real figure.
+ */
+export const DTS_MAX_BALANCE_MILLIONS = 100_000_000n;
 export const DTS_PAGE_SIZE = 100;
 
 const DOCUMENT = 'tga';
@@ -51,45 +68,57 @@ export function treasuryDtsQuery(since: IsoDate): string {
   return treasuryDtsQueryParameters(since).map(([k, v]) => `${encodeQueryPart(k)}=${encodeQueryPart(v)}`).join('&');
 }
 
+/** |value| > limit, exactly (value is units × 10^-scale). */
+function exceedsMillions(value: Decimal, limit: bigint): boolean {
+  const units = value.units < 0n ? -value.units : value.units;
+  return units > limit * 10n ** BigInt(value.scale);
+}
+
 /** DTS operating cash balance → liquidity.tga: opening balance (millions, text) ÷ 1000, by record_date. */
 export function parseTreasuryDtsDocument(body: PublisherBody): PublisherDocument {
   const root = readJsonDocument(DOCUMENT, body);
   if (!isPlainObject(root) || !Array.isArray(root.data) || !isPlainObject(root.meta)) {
-    fail(DOCUMENT, 'unexpected_shape', 'expected an object with a "data" array and a "meta" object');
+    fail(DOCUMENT, 'document_unexpected_shape', 'expected an object with a "data" array and a "meta" object');
   }
   const meta = root.meta;
-  const formats = meta.dataFormats;
-  const unit = isPlainObject(formats) ? formats.open_today_bal : undefined;
-  if (unit !== DTS_MILLIONS_FORMAT) {
-    fail(DOCUMENT, 'unit_mismatch', `open_today_bal is declared in ${describeValue(unit)}, not ${JSON.stringify(DTS_MILLIONS_FORMAT)}`,
-      '/meta/dataFormats/open_today_bal');
+  const types = meta.dataTypes;
+  const dataType = isPlainObject(types) ? types.open_today_bal : undefined;
+  if (typeof dataType !== 'string' || !CURRENCY_TYPE.test(dataType)) {
+    fail(DOCUMENT, 'document_data_type_mismatch', `open_today_bal has the data type ${describeValue(dataType)}, not ${JSON.stringify(DTS_AMOUNT_DATA_TYPE)}`,
+      '/meta/dataTypes/open_today_bal');
   }
   if (meta['total-pages'] !== 1) {
-    fail(DOCUMENT, 'pagination', `the result spans ${describeValue(meta['total-pages'])} pages; exactly 1 is required`, '/meta/total-pages');
+    fail(DOCUMENT, 'document_pagination', `the result spans ${describeValue(meta['total-pages'])} pages; exactly 1 is required`, '/meta/total-pages');
   }
 
   const rows: unknown[] = root.data;
   const seen = new Set<IsoDate>();
   const entries: DatedObservation[] = [];
   rows.forEach((row, index) => {
-    if (!isPlainObject(row)) fail(DOCUMENT, 'unexpected_shape', `data row ${index} is not an object`, pointer('data', index));
+    if (!isPlainObject(row)) fail(DOCUMENT, 'document_unexpected_shape', `data row ${index} is not an object`, pointer('data', index));
     if (typeof row.account_type !== 'string') {
-      fail(DOCUMENT, 'unexpected_shape', `data row ${index} has account_type ${describeValue(row.account_type)}, not a text`, pointer('data', index, 'account_type'));
+      fail(DOCUMENT, 'document_unexpected_shape', `data row ${index} has account_type ${describeValue(row.account_type)}, not a text`, pointer('data', index, 'account_type'));
     }
     if (row.account_type !== TGA_ACCOUNT_TYPE) return;
     const date = checkedDate(row.record_date);
     if (date === null) {
-      fail(DOCUMENT, 'bad_date', `TGA row ${index} has record_date ${describeValue(row.record_date)}, not a real YYYY-MM-DD date`,
+      fail(DOCUMENT, 'document_bad_date', `TGA row ${index} has record_date ${describeValue(row.record_date)}, not a real YYYY-MM-DD date`,
         pointer('data', index, 'record_date'));
     }
-    if (seen.has(date)) fail(DOCUMENT, 'duplicate_date', `two TGA opening balance rows for ${date}`, pointer('data', index, 'record_date'));
+    if (seen.has(date)) fail(DOCUMENT, 'document_duplicate_date', `two TGA opening balance rows for ${date}`, pointer('data', index, 'record_date'));
     seen.add(date);
     const raw = row.open_today_bal;
     const millions = typeof raw === 'string' ? parseDecimalText(raw) : null;
-    entries.push(millions === null
-      ? rejectedObservation(date, new PublisherDocumentError(DOCUMENT, 'not_a_number',
-        `open_today_bal for ${date} is ${describeValue(raw)}, not a decimal amount in text`, { location: pointer('data', index, 'open_today_bal') }))
-      : acceptedObservation(date, divideByPowerOfTen(millions, 3)));
+    const location = pointer('data', index, 'open_today_bal');
+    if (millions === null) {
+      entries.push(rejectedObservation(date, new PublisherDocumentError(DOCUMENT, 'document_not_a_number',
+        `open_today_bal for ${date} is ${describeValue(raw)}, not a decimal amount in text`, { location })));
+    } else if (exceedsMillions(millions, DTS_MAX_BALANCE_MILLIONS)) {
+      entries.push(rejectedObservation(date, new PublisherDocumentError(DOCUMENT, 'document_implausible_amount',
+        `open_today_bal for ${date} is ${describeValue(raw)}, more than ${DTS_MAX_BALANCE_MILLIONS} millions of dollars: the amount is not in millions`, { location })));
+    } else {
+      entries.push(acceptedObservation(date, divideByPowerOfTen(millions, 3)));
+    }
   });
   return Object.freeze({ document: DOCUMENT, series: Object.freeze([buildSeries(DOCUMENT, 'liquidity.tga', entries)]) });
 }

@@ -43,6 +43,29 @@ export interface AcceptedObservation {
   readonly exact: string;
   /** The IEEE double nearest to `exact` — what goes into JSON and CSV. */
   readonly value: number;
+  /**
+   * Items of that date the document lists but the value is not built from, by rule (a
+   * small value exercise next to the regular operation). Absent when there are none;
+   * the review's lineage records them for the date a packet uses.
+   */
+  readonly setAside?: readonly SetAsideOperation[];
+}
+
+/** An operation on a used date that was not part of the value, and why. */
+export interface SetAsideOperation {
+  readonly operation_id: string;
+  readonly close_time: string | null;
+  readonly note: string | null;
+  readonly reason: 'unscheduled_close_time' | 'small_value_exercise';
+}
+
+/**
+ * What a parser may need to know beyond the bytes: the UTC date on which the document
+ * was current (its retrieval day; for a bundled sample day, the day it imitates). Only
+ * documents that state a rate "in effect since" a date need it, to know up to when.
+ */
+export interface ParseContext {
+  readonly asOf: IsoDate;
 }
 
 export interface RejectedObservation {

@@ -1,19 +1,25 @@
 import { describe, expect, it } from 'vitest';
 
+import { IORB_SOURCE_SETTINGS } from '../../../src/core/config.js';
 import {
+  DEFAULT_IORB_SOURCE,
   DEFAULT_PUBLISHER_BASES,
+  IORB_DOCUMENTS,
+  IORB_SOURCES,
   METRICS,
   METRIC_IDS,
   PUBLISHER_DOCUMENTS,
   PUBLISHER_KEYS,
   metricSpec,
+  metricsFor,
   publisherDocumentSpec,
+  publisherDocuments,
   publisherUrl,
 } from '../../../src/funding/publishers/catalogue.js';
 import { fixture } from './fixtures.js';
 
 const VALID_FIXTURE: Record<string, string> = {
-  sofr: 'sofr/valid.json', effr: 'effr/valid.json', iorb: 'iorb/valid.zip', reserves: 'reserves/valid.htm',
+  sofr: 'sofr/valid.json', effr: 'effr/valid.json', iorb: 'iorb/daily-frequency.zip', reserves: 'reserves/valid.htm',
   on_rrp: 'on_rrp/valid.json', srf: 'srf/valid.json', tga: 'tga/valid.json',
 };
 
@@ -27,7 +33,7 @@ describe('publisher catalogue', () => {
     expect(Object.fromEntries(PUBLISHER_DOCUMENTS.map((d) => [d.key, d.defaultUrl]))).toEqual({
       sofr: 'https://markets.newyorkfed.org/api/rates/secured/sofr/last/10.json',
       effr: 'https://markets.newyorkfed.org/api/rates/unsecured/effr/last/10.json',
-      iorb: 'https://www.federalreserve.gov/releases/prates/data/FRB_PRATES_xml.zip',
+      iorb: 'https://www.federalreserve.gov/datadownload/Output.aspx?rel=PRATES&filetype=zip',
       reserves: 'https://www.federalreserve.gov/releases/h41/current/h41.htm',
       on_rrp: 'https://markets.newyorkfed.org/api/rp/reverserepo/all/results/last/10.json',
       srf: 'https://markets.newyorkfed.org/api/rp/repo/all/results/last/20.json',
@@ -48,7 +54,8 @@ describe('publisher catalogue', () => {
       ['policy.iorb', 'iorb', '%', 'daily', 'Federal Reserve Board PRATES RESBM_N.D', 'RESBM_N.D/OBS_VALUE'],
       ['distribution.sofr.p99', 'sofr', '%', 'daily', 'New York Fed Markets API SOFR', 'percentPercentile99'],
       ['distribution.sofr.volume', 'sofr', '$B', 'daily', 'New York Fed Markets API SOFR', 'volumeInBillions'],
-      ['liquidity.reserves', 'reserves', '$B', 'weekly', 'Federal Reserve Board H.4.1 weekly average', 't2r16c2 (millions / 1000)'],
+      ['liquidity.reserves', 'reserves', '$B', 'weekly', 'Federal Reserve Board H.4.1 weekly average',
+        'Reserve balances with Federal Reserve Banks / Week ended (millions / 1000)'],
       ['liquidity.tga', 'tga', '$B', 'daily', 'US Treasury Daily Treasury Statement opening balance', 'open_today_bal (millions / 1000)'],
       ['liquidity.on_rrp', 'on_rrp', '$B', 'daily', 'New York Fed ON RRP operation results', 'totalAmtAccepted / 1000000000'],
       ['liquidity.srf', 'srf', '$B', 'daily', 'New York Fed standing repo operation results', 'sum(totalAmtAccepted) / 1000000000'],
@@ -83,6 +90,34 @@ describe('publisher catalogue', () => {
       + '&fields=record_date,account_type,open_today_bal&sort=-record_date&page[size]=100',
     );
     expect(() => publisherUrl('tga')).toThrow(RangeError);
+  });
+
+  it('offers IORB from the Board\'s page as a second source, with its own URL, receipt id, row source and lineage field', () => {
+    expect(IORB_SOURCES).toEqual([...IORB_SOURCE_SETTINGS]);
+    expect(DEFAULT_IORB_SOURCE).toBe('prates_ddp');
+    expect(IORB_DOCUMENTS.prates_ddp).toBe(publisherDocumentSpec('iorb'));
+    expect(publisherDocumentSpec('iorb').sourceId).toBe('prates_ddp');
+    const page = publisherDocumentSpec('iorb', 'board_iorb_page');
+    expect(page).toMatchObject({ key: 'iorb', base: 'frb', sourceId: 'board_iorb_page', defaultUrl: 'https://www.federalreserve.gov/monetarypolicy/reserve-balances.htm' });
+    expect(publisherUrl('iorb', DEFAULT_PUBLISHER_BASES, { iorbSource: 'board_iorb_page' })).toBe(page.defaultUrl);
+    expect(publisherDocuments('board_iorb_page').map((d) => d.key)).toEqual([...PUBLISHER_KEYS]);
+    expect(publisherDocuments('board_iorb_page').filter((d) => d.key !== 'iorb')).toEqual(PUBLISHER_DOCUMENTS.filter((d) => d.key !== 'iorb'));
+    expect(PUBLISHER_DOCUMENTS.filter((d) => d.key !== 'iorb').every((d) => d.sourceId === undefined)).toBe(true);
+    expect(metricSpec('policy.iorb', 'board_iorb_page')).toMatchObject({
+      source: 'Federal Reserve Board interest on reserve balances page', field: 'IORB rate of the newest Effective Date on or before the observation date',
+    });
+    expect(metricsFor('board_iorb_page').filter((m) => m.id !== 'policy.iorb')).toEqual(METRICS.filter((m) => m.id !== 'policy.iorb'));
+    const parsed = page.parse(fixture('iorb/board-page.htm'), { asOf: '2026-10-21' });
+    expect(parsed.series.map((s) => s.metric)).toEqual(['policy.iorb']);
+  });
+
+  it('asks for every URL where the publisher serves the document itself: https, the www host, no path that redirects', () => {
+    for (const d of [...PUBLISHER_DOCUMENTS, IORB_DOCUMENTS.board_iorb_page]) {
+      const url = new URL(d.defaultUrl);
+      expect(url.protocol).toBe('https:');
+      if (d.base === 'frb') expect(url.host).toBe('www.federalreserve.gov');
+      expect(url.pathname).not.toMatch(/\/$/);
+    }
   });
 
   it('refuses unknown keys and metric ids', () => {

@@ -20,15 +20,36 @@ describe('ON RRP results', () => {
     expect(acceptedValues(other)).toEqual([['2026-10-20', 0.576], ['2026-10-19', 0]]);
   });
 
+  it('sets aside a small value exercise and an operation on a changed schedule, and keeps them with the day', () => {
+    const series = seriesOf(parseOnRrpDocument(fixture('on_rrp/small-value-exercise.json')), 'liquidity.on_rrp');
+    expect(entryOn(series, '2026-10-20')).toEqual({
+      date: '2026-10-20', state: 'accepted', exact: '0.576', value: 0.576,
+      setAside: [{ operation_id: 'RRP 102026 99', close_time: '10:00', note: 'Small Value Exercise', reason: 'small_value_exercise' }],
+    });
+    expect(entryOn(series, '2026-10-19')).toMatchObject({
+      exact: '1.204', setAside: [{ operation_id: 'RRP 101926 99', close_time: '10:00', note: '', reason: 'unscheduled_close_time' }],
+    });
+    expect(entryOn(series, '2026-10-16')).not.toHaveProperty('setAside');
+    expect(series.newestDate).toBe('2026-10-20');
+  });
+
+  it('sets aside an exercise even at the scheduled close time when its note says so', () => {
+    const doc = JSON.parse(new TextDecoder().decode(fixture('on_rrp/small-value-exercise.json')));
+    doc.repo.operations[1].closeTime = '13:15';
+    doc.repo.operations[1].note = 'Small value exercise';
+    const series = seriesOf(parseOnRrpDocument(JSON.stringify(doc)), 'liquidity.on_rrp');
+    expect(entryOn(series, '2026-10-20')).toMatchObject({ exact: '0.576', setAside: [{ operation_id: 'RRP 102026 99', reason: 'small_value_exercise' }] });
+  });
+
   it.each([
-    ['two-operations-one-day', 'operation_set', /exactly|expected 1/],
-    ['wrong-close-time', 'operation_set', /"13:30".*13:15/],
-    ['settlement-next-day', 'settlement_date', /2026-10-21/],
-    ['negative-amount', 'negative_amount', /negative/],
-    ['fractional-amount', 'not_whole_dollars', /576000000\.5/],
-    ['amount-as-text', 'not_a_number', /"576000000"/],
-    ['amount-null', 'not_a_number', /null/],
-    ['not-results', 'not_results', /"Announcement"/],
+    ['two-operations-one-day', 'document_operation_set', /2 regular .* 13:15/],
+    ['wrong-close-time', 'document_no_regular_operation', /"13:30".*13:15/],
+    ['settlement-next-day', 'document_settlement_date', /2026-10-21/],
+    ['negative-amount', 'document_negative_amount', /negative/],
+    ['fractional-amount', 'document_not_whole_dollars', /576000000\.5/],
+    ['amount-as-text', 'document_not_a_number', /"576000000"/],
+    ['amount-null', 'document_not_a_number', /null/],
+    ['not-results', 'document_not_results', /"Announcement"/],
   ] as const)('rejects the day for %s, leaving other days usable', (name, reason, message) => {
     const series = seriesOf(parseOnRrpDocument(fixture(`on_rrp/${name}.json`)), 'liquidity.on_rrp');
     expect(rejection(series, '2026-10-20', reason).message).toMatch(message);
@@ -37,14 +58,14 @@ describe('ON RRP results', () => {
   });
 
   it('refuses a document whose operation ids repeat', () => {
-    const error = documentFailure(() => parseOnRrpDocument(fixture('on_rrp/duplicate-id.json')), 'duplicate_id');
+    const error = documentFailure(() => parseOnRrpDocument(fixture('on_rrp/duplicate-id.json')), 'document_duplicate_id');
     expect(error.message).toContain('RRP 102026 1');
   });
 
   it('refuses impossible operation dates and documents without repo.operations', () => {
-    documentFailure(() => parseOnRrpDocument(fixture('on_rrp/impossible-date.json')), 'bad_date');
-    documentFailure(() => parseOnRrpDocument(fixture('on_rrp/missing-operations.json')), 'unexpected_shape');
-    documentFailure(() => parseOnRrpDocument('{"repo": {"operations": [{"operationId": 7}]}}'), 'unexpected_shape');
+    documentFailure(() => parseOnRrpDocument(fixture('on_rrp/impossible-date.json')), 'document_bad_date');
+    documentFailure(() => parseOnRrpDocument(fixture('on_rrp/missing-operations.json')), 'document_unexpected_shape');
+    documentFailure(() => parseOnRrpDocument('{"repo": {"operations": [{"operationId": 7}]}}'), 'document_unexpected_shape');
   });
 });
 
@@ -65,20 +86,42 @@ describe('standing repo results', () => {
     expect(entryOn(srf, '2026-10-19')).toMatchObject({ state: 'accepted', exact: '0', value: 0 });
   });
 
+  it('sums only the scheduled morning and afternoon operations when a small value exercise (numbered 99) runs the same day', () => {
+    const series = seriesOf(parseSrfDocument(fixture('srf/small-value-exercise.json')), 'liquidity.srf');
+    expect(entryOn(series, '2026-10-20')).toEqual({
+      date: '2026-10-20', state: 'accepted', exact: '0.001', value: 0.001,
+      setAside: [{ operation_id: 'RP 102026 99', close_time: '10:30', note: 'Small Value Exercise', reason: 'small_value_exercise' }],
+    });
+    expect(entryOn(series, '2026-10-19')).toMatchObject({
+      exact: '0', value: 0, setAside: [{ operation_id: 'RP 101926 99', close_time: '10:30', note: '', reason: 'unscheduled_close_time' }],
+    });
+    expect(series.newestDate).toBe('2026-10-20');
+  });
+
   it('calls a day with only one of its two operations incomplete', () => {
     const series = seriesOf(parseSrfDocument(fixture('srf/one-operation.json')), 'liquidity.srf');
-    const error = rejection(series, '2026-10-20', 'incomplete');
+    const error = rejection(series, '2026-10-20', 'document_incomplete');
     expect(error.message).toMatch(/incomplete/);
     expect(() => observationOnOrBefore(series, '2026-10-20', '2026-10-16')).toThrow(/incomplete/);
   });
 
+  it('sets aside a third operation at an unscheduled time instead of rejecting the day', () => {
+    const series = seriesOf(parseSrfDocument(fixture('srf/three-operations.json')), 'liquidity.srf');
+    expect(entryOn(series, '2026-10-20')).toMatchObject({
+      state: 'accepted', exact: '0.001', setAside: [{ operation_id: 'RP 102026 3', close_time: '10:00', reason: 'unscheduled_close_time' }],
+    });
+  });
+
+  it('still rejects a day whose afternoon operation moved to another time: it is not the scheduled one', () => {
+    const series = seriesOf(parseSrfDocument(fixture('srf/wrong-close-times.json')), 'liquidity.srf');
+    expect(rejection(series, '2026-10-20', 'document_incomplete').message).toMatch(/13:45 is not listed .*"13:30"/);
+  });
+
   it.each([
-    ['three-operations', 'operation_set'],
-    ['wrong-close-times', 'operation_set'],
-    ['same-close-time', 'operation_set'],
-    ['negative-amount', 'negative_amount'],
-    ['settlement-next-day', 'settlement_date'],
-    ['amount-boolean', 'not_a_number'],
+    ['same-close-time', 'document_operation_set'],
+    ['negative-amount', 'document_negative_amount'],
+    ['settlement-next-day', 'document_settlement_date'],
+    ['amount-boolean', 'document_not_a_number'],
   ] as const)('rejects the day for %s', (name, reason) => {
     const series = seriesOf(parseSrfDocument(fixture(`srf/${name}.json`)), 'liquidity.srf');
     rejection(series, '2026-10-20', reason);
@@ -86,12 +129,12 @@ describe('standing repo results', () => {
   });
 
   it('refuses a document whose operation ids repeat', () => {
-    documentFailure(() => parseSrfDocument(fixture('srf/duplicate-id.json')), 'duplicate_id');
+    documentFailure(() => parseSrfDocument(fixture('srf/duplicate-id.json')), 'document_duplicate_id');
   });
 
   it('does not let a day still in progress hide the complete days before it', () => {
     const series = seriesOf(parseSrfDocument(fixture('srf/day-in-progress.json')), 'liquidity.srf');
-    rejection(series, '2026-10-21', 'incomplete');
+    rejection(series, '2026-10-21', 'document_incomplete');
     expect(series.newestDate).toBe('2026-10-20');
     expect(observationOnOrBefore(series, '2026-10-20', '2026-10-16')).toMatchObject({ date: '2026-10-20', value: 0.001 });
   });

@@ -41,7 +41,7 @@ describe('SOFR document', () => {
   it('rejects an "NA" percentile for its date, never reading it as zero or falling back to an older day', () => {
     const na = parseSofrDocument(fixture('sofr/p99-na.json'));
     const pct = seriesOf(na, 'distribution.sofr.p99');
-    const error = rejection(pct, '2026-10-20', 'not_a_number');
+    const error = rejection(pct, '2026-10-20', 'document_not_a_number');
     expect(error.message).toMatch(/percentPercentile99.*2026-10-20.*"NA"/);
     expect(error.location).toBe('/refRates/0/percentPercentile99');
     expect(entryOn(seriesOf(na, 'policy.sofr'), '2026-10-20').state).toBe('accepted');
@@ -60,44 +60,56 @@ describe('SOFR document', () => {
     ['2026-10-08', 'distribution.sofr.volume', '"-Infinity"'],
   ] as const)('rejects the value on %s of %s given as %s', (date, metric, shown) => {
     const doc = parseSofrDocument(fixture('sofr/invalid-values.json'));
-    const error = rejection(seriesOf(doc, metric), date, 'not_a_number');
+    const error = rejection(seriesOf(doc, metric), date, 'document_not_a_number');
     expect(error.message).toContain(shown.replace(/^"|"$/g, ''));
     expect(entryOn(seriesOf(doc, metric), '2026-10-07').state).toBe('accepted');
   });
 
   it('refuses two SOFR rows for the same date', () => {
-    const error = documentFailure(() => parseSofrDocument(fixture('sofr/duplicate-date.json')), 'duplicate_date');
+    const error = documentFailure(() => parseSofrDocument(fixture('sofr/duplicate-date.json')), 'document_duplicate_date');
     expect(error.message).toContain('2026-10-19');
     expect(error.location).toBe('/refRates/2/effectiveDate');
   });
 
   it('refuses effective dates that are not real YYYY-MM-DD dates', () => {
-    documentFailure(() => parseSofrDocument(fixture('sofr/impossible-date.json')), 'bad_date');
-    documentFailure(() => parseSofrDocument(fixture('sofr/date-format.json')), 'bad_date');
+    documentFailure(() => parseSofrDocument(fixture('sofr/impossible-date.json')), 'document_bad_date');
+    documentFailure(() => parseSofrDocument(fixture('sofr/date-format.json')), 'document_bad_date');
   });
 
   it('refuses a document without a refRates array', () => {
-    documentFailure(() => parseSofrDocument(fixture('sofr/missing-refrates.json')), 'unexpected_shape');
-    documentFailure(() => parseSofrDocument('[]'), 'unexpected_shape');
-    documentFailure(() => parseSofrDocument('{"refRates": [3.9]}'), 'unexpected_shape');
+    documentFailure(() => parseSofrDocument(fixture('sofr/missing-refrates.json')), 'document_unexpected_shape');
+    documentFailure(() => parseSofrDocument('[]'), 'document_unexpected_shape');
+    documentFailure(() => parseSofrDocument('{"refRates": [3.9]}'), 'document_unexpected_shape');
   });
 
   it.each(['nan-literal', 'overflow', 'duplicate-key', 'truncated'])('refuses non-strict JSON (%s)', (name) => {
-    documentFailure(() => parseSofrDocument(fixture(`sofr/${name}.json`)), 'malformed_json');
+    documentFailure(() => parseSofrDocument(fixture(`sofr/${name}.json`)), 'document_malformed_json');
   });
 
   it('refuses bodies that are not UTF-8 or larger than 2,000,000 bytes', () => {
-    documentFailure(() => parseSofrDocument(new Uint8Array([0x7b, 0xff, 0x7d])), 'malformed_json');
+    documentFailure(() => parseSofrDocument(new Uint8Array([0x7b, 0xff, 0x7d])), 'document_malformed_json');
     const big = `{"refRates": [], "pad": "${'x'.repeat(2_000_000)}"}`;
-    documentFailure(() => parseSofrDocument(big), 'too_large');
+    documentFailure(() => parseSofrDocument(big), 'document_too_large');
   });
 
   it('throws registered application errors naming the document', () => {
-    const error = documentFailure(() => parseSofrDocument('{}'), 'unexpected_shape');
+    const error = documentFailure(() => parseSofrDocument('{}'), 'document_unexpected_shape');
     expect(error).toBeInstanceOf(AppError);
     expect(error.name).toBe('PublisherDocumentError');
     expect(error.document).toBe('sofr');
-    expect(error.message).toMatch(/^NY Fed SOFR rates document: /);
+    expect(error.message).toMatch(/^NY Fed SOFR rates document \(sofr, document_unexpected_shape at \/refRates\): /);
+  });
+});
+
+describe('documents in the shape the NY Fed serves them', () => {
+  it.each([
+    ['sofr', parseSofrDocument],
+    ['effr', parseEffrDocument],
+  ] as const)('%s: one compact line, trailing zeros in numbers, EFFR target range and revisionIndicator: same values as the recorded one', (name, parse) => {
+    const text = new TextDecoder().decode(fixture(`${name}/real-shape.json`));
+    expect(text).not.toContain('\n');
+    expect(text).toMatch(name === 'effr' ? /"targetRateFrom":3\.75,"targetRateTo":4\.00,"volumeInBillions":96,"revisionIndicator":""/ : /"percentRate":3\.90,/);
+    expect(parse(fixture(`${name}/real-shape.json`))).toEqual(parse(fixture(`${name}/valid.json`)));
   });
 });
 
@@ -118,13 +130,13 @@ describe('EFFR document', () => {
   });
 
   it('refuses duplicate EFFR dates and rows without a type', () => {
-    documentFailure(() => parseEffrDocument(fixture('effr/duplicate-date.json')), 'duplicate_date');
-    documentFailure(() => parseEffrDocument(fixture('effr/row-without-type.json')), 'unexpected_shape');
+    documentFailure(() => parseEffrDocument(fixture('effr/duplicate-date.json')), 'document_duplicate_date');
+    documentFailure(() => parseEffrDocument(fixture('effr/row-without-type.json')), 'document_unexpected_shape');
   });
 
   it('rejects a null rate for its date', () => {
     const effr = seriesOf(parseEffrDocument(fixture('effr/rate-null.json')), 'policy.effr');
-    expect(rejection(effr, '2026-10-20', 'not_a_number').message).toContain('null');
+    expect(rejection(effr, '2026-10-20', 'document_not_a_number').message).toContain('null');
     expect(effr.newestDate).toBe('2026-10-19');
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { formatIsoDate, parseIsoDate } from '../../../src/core/time.js';
+import { parseIorbPage } from '../../../src/funding/publishers/frb-iorb-page.js';
 import { extractPratesXml } from '../../../src/funding/publishers/frb-prates.js';
 import { METRICS, PUBLISHER_DOCUMENTS } from '../../../src/funding/publishers/catalogue.js';
 import {
@@ -15,7 +16,7 @@ import {
 } from '../../../src/funding/publishers/samples.js';
 import { latestCommonDate, newerObservationAvailable, observationOnOrBefore } from '../../../src/funding/publishers/select.js';
 import type { MetricId, MetricSeries, PublisherDocument, PublisherKey } from '../../../src/funding/publishers/types.js';
-import { rejection } from './fixtures.js';
+import { entryOn, rejection } from './fixtures.js';
 
 const days = loadSampleDays();
 
@@ -61,9 +62,39 @@ describe('sample publisher documents', () => {
         expect(doc.sample_notice).toMatch(/^SAMPLE DATA: .*not publisher data\.$/);
       }
       expect(Buffer.from(readSampleDocument(day, 'reserves')).toString('utf8')).toContain('SAMPLE DATA');
+      expect(Buffer.from(readSampleDocument(day, 'iorb', 'board_iorb_page')).toString('utf8')).toContain('SAMPLE DATA');
       expect(Buffer.from(extractPratesXml(readSampleDocument(day, 'iorb'))).toString('utf8')).toContain('SAMPLE DATA');
     }
     expect(readFileSync(path.join(SAMPLE_PUBLISHERS_DIR, 'README.md'), 'utf8')).toMatch(/made-up documents, not publisher data/);
+  });
+
+  it('are in the publishers\' real shapes: daily PRATES series, Fiscal Data CURRENCY metadata, H.4.1 grouped headers, small value exercises', () => {
+    for (const day of days) {
+      const xml = Buffer.from(extractPratesXml(readSampleDocument(day, 'iorb'))).toString('utf8');
+      expect(xml).toContain('FREQ="8" INSTRUMENT="RESBM" SERIES_NAME="RESBM_N.D"');
+      const tga = JSON.parse(Buffer.from(readSampleDocument(day, 'tga')).toString('utf8'));
+      expect([tga.meta.dataTypes.open_today_bal, tga.meta.dataFormats.open_today_bal]).toEqual(['CURRENCY', '$10.20']);
+      expect(Buffer.from(readSampleDocument(day, 'reserves')).toString('utf8')).toContain('colspan="3" scope="colgroup" class="colhead">Averages of daily figures');
+    }
+    // Day 3's H.4.1 page has a row more above reserves, so their cell ids moved.
+    expect(Buffer.from(readSampleDocument(days[2], 'reserves')).toString('utf8')).toMatch(/t2r17c1[^>]*>Reserve balances with Federal Reserve Banks/);
+    for (const day of days.slice(1)) {
+      const series = parseDay(day);
+      expect(entryOn(series.get('liquidity.on_rrp')!, '2026-11-19')).toMatchObject({
+        setAside: [{ operation_id: 'RRP 111926 99', reason: 'small_value_exercise' }],
+      });
+      expect(entryOn(series.get('liquidity.srf')!, '2026-11-19')).toMatchObject({
+        exact: '0', setAside: [{ operation_id: 'RP 111926 99', close_time: '10:30', reason: 'unscheduled_close_time' }],
+      });
+    }
+  });
+
+  it.each(days.map((d) => [d.day, d] as const))('day %i gives IORB the same from the Board page as from the PRATES package', (_n, day) => {
+    const asOf = day.simulatedAt.slice(0, 10);
+    const page = parseIorbPage(readSampleDocument(day, 'iorb', 'board_iorb_page'), { asOf }).series[0];
+    const prates = parseDay(day).get('policy.iorb')!;
+    expect(page.newestDate).toBe(prates.newestDate);
+    for (const o of prates.observations) expect(entryOn(page, o.date)).toEqual(o);
   });
 
   it('cover at least five business days in every daily document', () => {
@@ -93,8 +124,8 @@ describe('sample publisher documents', () => {
     expect(packet.row('liquidity.on_rrp')).toMatchObject({ date: '2026-11-18', exact: '0.415' });
     expect(packet.row('policy.iorb')).toMatchObject({ date: '2026-11-18', exact: '3.65', newer: true });
     const srf = packet.series.get('liquidity.srf')!;
-    rejection(srf, '2026-11-19', 'incomplete');
-    rejection(srf, '2026-11-04', 'incomplete');
+    rejection(srf, '2026-11-19', 'document_incomplete');
+    rejection(srf, '2026-11-04', 'document_incomplete');
     expect(srf.newestDate).toBe('2026-11-18');
   });
 

@@ -17,17 +17,46 @@ describe('DTS operating cash balance', () => {
     expect(tga.newestDate).toBe('2026-10-20');
   });
 
-  it('refuses amounts declared in any unit other than millions', () => {
-    const error = documentFailure(() => parseTreasuryDtsDocument(fixture('tga/unit-dollars.json')), 'unit_mismatch');
-    expect(error.message).toContain('"$1"');
+  it('reads Fiscal Data\'s real metadata: data type CURRENCY with a display pattern that says nothing about the unit', () => {
+    const meta = JSON.parse(new TextDecoder().decode(fixture('tga/valid.json'))).meta;
+    expect(meta.dataTypes.open_today_bal).toBe('CURRENCY');
+    expect(meta.dataFormats.open_today_bal).toBe('$10.20');
+    expect(entryOn(seriesOf(parseTreasuryDtsDocument(fixture('tga/valid.json')), 'liquidity.tga'), '2026-10-20')).toMatchObject({ exact: '924.627' });
+  });
+
+  it('reads the same values whatever display pattern or decimal count the metadata names', () => {
+    const legacy = seriesOf(parseTreasuryDtsDocument(fixture('tga/legacy-meta.json')), 'liquidity.tga');
+    expect(JSON.parse(new TextDecoder().decode(fixture('tga/legacy-meta.json'))).meta.dataTypes.open_today_bal).toBe('CURRENCY0');
+    expect(acceptedValues(legacy)).toEqual(acceptedValues(seriesOf(parseTreasuryDtsDocument(fixture('tga/valid.json')), 'liquidity.tga')));
+  });
+
+  it('refuses an amount field whose data type is not a currency', () => {
+    const error = documentFailure(() => parseTreasuryDtsDocument(fixture('tga/data-type-string.json')), 'document_data_type_mismatch');
+    expect(error.message).toContain('"STRING"');
+    expect(error.location).toBe('/meta/dataTypes/open_today_bal');
+    const noTypes = JSON.parse(new TextDecoder().decode(fixture('tga/valid.json')));
+    delete noTypes.meta.dataTypes;
+    documentFailure(() => parseTreasuryDtsDocument(JSON.stringify(noTypes)), 'document_data_type_mismatch');
+  });
+
+  it('rejects balances too large to be millions of dollars (amounts sent in dollars), and accepts the bound itself', () => {
+    const tga = seriesOf(parseTreasuryDtsDocument(fixture('tga/amount-in-dollars.json')), 'liquidity.tga');
+    expect(rejection(tga, '2026-10-20', 'document_implausible_amount').message).toContain('"924627000000"');
+    expect(tga.newestDate).toBeNull();
+    const doc = JSON.parse(new TextDecoder().decode(fixture('tga/valid.json')));
+    doc.data[0].open_today_bal = '100000000';
+    doc.data[1].open_today_bal = '100000000.001';
+    const bounded = seriesOf(parseTreasuryDtsDocument(JSON.stringify(doc)), 'liquidity.tga');
+    expect(entryOn(bounded, '2026-10-20')).toMatchObject({ state: 'accepted', exact: '100000' });
+    rejection(bounded, '2026-10-19', 'document_implausible_amount');
   });
 
   it('refuses a result spread over more than one page', () => {
-    documentFailure(() => parseTreasuryDtsDocument(fixture('tga/two-pages.json')), 'pagination');
+    documentFailure(() => parseTreasuryDtsDocument(fixture('tga/two-pages.json')), 'document_pagination');
   });
 
   it('refuses two TGA rows for one record date', () => {
-    documentFailure(() => parseTreasuryDtsDocument(fixture('tga/duplicate-row.json')), 'duplicate_date');
+    documentFailure(() => parseTreasuryDtsDocument(fixture('tga/duplicate-row.json')), 'document_duplicate_date');
   });
 
   it('reads only the TGA opening balance rows', () => {
@@ -37,9 +66,9 @@ describe('DTS operating cash balance', () => {
 
   it('rejects null, the text "null" and thousands separators for their dates; trims whitespace; keeps zero', () => {
     const tga = seriesOf(parseTreasuryDtsDocument(fixture('tga/invalid-values.json')), 'liquidity.tga');
-    expect(rejection(tga, '2026-10-20', 'not_a_number').message).toContain('null');
-    expect(rejection(tga, '2026-10-19', 'not_a_number').message).toContain('"null"');
-    rejection(tga, '2026-10-16', 'not_a_number');
+    expect(rejection(tga, '2026-10-20', 'document_not_a_number').message).toContain('null');
+    expect(rejection(tga, '2026-10-19', 'document_not_a_number').message).toContain('"null"');
+    rejection(tga, '2026-10-16', 'document_not_a_number');
     expect(entryOn(tga, '2026-10-15')).toMatchObject({ state: 'accepted', exact: '902.145' });
     expect(entryOn(tga, '2026-10-14')).toMatchObject({ state: 'accepted', exact: '0', value: 0 });
     expect(tga.newestDate).toBe('2026-10-15');
@@ -47,12 +76,12 @@ describe('DTS operating cash balance', () => {
 
   it('rejects an amount sent as a JSON number instead of text', () => {
     const tga = seriesOf(parseTreasuryDtsDocument(fixture('tga/amount-as-number.json')), 'liquidity.tga');
-    rejection(tga, '2026-10-20', 'not_a_number');
+    rejection(tga, '2026-10-20', 'document_not_a_number');
   });
 
   it('refuses impossible record dates and documents without data and meta', () => {
-    documentFailure(() => parseTreasuryDtsDocument(fixture('tga/impossible-date.json')), 'bad_date');
-    documentFailure(() => parseTreasuryDtsDocument(fixture('tga/missing-meta.json')), 'unexpected_shape');
+    documentFailure(() => parseTreasuryDtsDocument(fixture('tga/impossible-date.json')), 'document_bad_date');
+    documentFailure(() => parseTreasuryDtsDocument(fixture('tga/missing-meta.json')), 'document_unexpected_shape');
   });
 });
 

@@ -59,7 +59,6 @@ export class Snapshots {
   // Rows are the heavy part: keep about a quarter of a million of them.
   private readonly states = new WeightedLru<string, SnapshotState>(250_000, (s) => s.indexed.rows.length + 1);
   private readonly building = new Map<string, Promise<SnapshotState>>();
-  private readonly stored = new Set<string>();
 
   constructor(private readonly deps: SnapshotDeps) {}
 
@@ -74,20 +73,20 @@ export class Snapshots {
       const sources = await this.load(links.map((l, i) => ({ key: l.sourceKey, retrieval: picks[i].retrieval })));
       const built = this.build(dataset, sources, existing ?? null);
       if (!existing) await insertSnapshot(this.deps.storage, built.row, links);
-      this.stored.add(id);
       return built;
     });
     return { state, hits: picks.map((p) => p.hit) };
   }
 
-  /** A stored snapshot by id; 422 when the store holds no such snapshot of this dataset. */
+  /**
+   * A stored snapshot by id; 422 when the store holds no such snapshot of this dataset.
+   * The store is asked every time (one key lookup), so a snapshot the retention sweep
+   * removed is gone for every instance at once, even one that still has its rows.
+   */
   async byId(dataset: DatasetId, id: string): Promise<ServedSnapshot> {
-    const state = await this.once(id, async () => {
-      const row = await findSnapshot(this.deps.storage.db, id);
-      if (!row || row.mode !== this.deps.mode || row.dataset !== dataset) throw notStored(id);
-      return this.readBack(dataset, row);
-    });
-    if (state.dataset !== dataset) throw notStored(id);
+    const row = await findSnapshot(this.deps.storage.db, id);
+    if (!row || row.mode !== this.deps.mode || row.dataset !== dataset) throw notStored(id);
+    const state = await this.once(id, () => this.readBack(dataset, row));
     return { state, hits: state.sources.map(() => true) };
   }
 

@@ -62,5 +62,7 @@ export function pointerOf(name: string): string {
 }
 
 export function problem(def: ErrorDefinition, name: string, type: string, msg: string, input: unknown): ValidationProblem {
-  return { def, type, loc: ['query', name], msg, input };
+  // The echoed input may carry a lone surrogate (a query can); keep the body encodable.
+  const echoed = typeof input === 'string' && !input.isWellFormed() ? input.toWellFormed() : input;
+  return { def, type, loc: ['query', name], msg, input: echoed };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { encodeDataBody } from '../../src/data/encode.js';
 import { QueryValidationError } from '../../src/data/errors.js';
 import { validateQuery, validateSnapshotList } from '../../src/data/validate.js';
 
@@ -62,6 +63,12 @@ describe('query parameter validation', () => {
   it('accepts the bounds and empty optional values', () => {
     expect(validateQuery({ dataset: 'source_health', limit: '2000', offset: '100000', start_date: '', end_date: '2024-02-29', snapshot: '' })).toMatchObject({ limit: 2000, offset: 100000, startDate: '', endDate: '2024-02-29', snapshot: null });
     expect(validateQuery({ dataset: 'source_health', as_retrieved_at: '2026-09-01T10:00:00.5+00:00' }).asRetrievedAt).toBe(1788256800500000n);
+  });
+
+  it('keeps the 422 body encodable when the echoed input holds a lone surrogate', () => {
+    const body = problems({ dataset: 'bank_risk', entity: `${'x'.repeat(100)}\ud800` });
+    expect(body.detail[0].input).toBe(`${'x'.repeat(100)}\uFFFD`);
+    expect(() => encodeDataBody(body)).not.toThrow();
   });
 
   it('validates the snapshot listing parameters the same way', () => {

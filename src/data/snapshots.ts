@@ -56,8 +56,8 @@ export interface SnapshotDeps {
 }
 
 export class Snapshots {
-  // Rows are the heavy part: keep about a quarter of a million of them.
-  private readonly states = new WeightedLru<string, SnapshotState>(250_000, (s) => s.indexed.rows.length + 1);
+  // Rows are the heavy part (a few hundred bytes each): keep up to 100 000 of them.
+  private readonly states = new WeightedLru<string, SnapshotState>(100_000, (s) => s.indexed.rows.length + 1);
   private readonly building = new Map<string, Promise<SnapshotState>>();
 
   constructor(private readonly deps: SnapshotDeps) {}

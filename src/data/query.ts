@@ -3,10 +3,9 @@
 // slice → next_offset. Rows come back as fresh copies: a caller mutating its page can
 // never change what the next caller sees.
 
-import { cloneJson } from '../core/json.js';
 import { casefold } from '../analysis/narrative/text.js';
 import { compareCodePoints } from '../core/strings.js';
-import { DIAGNOSTIC_AVAILABILITY, type EvidenceRow } from './row.js';
+import { copyRow, DIAGNOSTIC_AVAILABILITY, type EvidenceRow } from './row.js';
 import { firstCodePoints, pyStrip } from './text.js';
 
 export interface PageParams {
@@ -73,12 +72,12 @@ export function pageOf(indexed: IndexedRows, params: PageParams): Page {
   const slice = kept.slice(params.offset, params.offset + params.limit);
   const end = params.offset + params.limit;
   return {
-    results: slice.map((i) => cloneJson(indexed.rows[i])),
+    results: slice.map((i) => copyRow(indexed.rows[i])),
     total_rows: total,
     returned_rows: slice.length,
     offset: params.offset,
     limit: params.limit,
     next_offset: end < total ? end : null,
-    diagnostics: diagnosticsOf(indexed.rows).map((r) => cloneJson(r)),
+    diagnostics: diagnosticsOf(indexed.rows).map(copyRow),
   };
 }

@@ -82,6 +82,13 @@ export function makeRow(base: RowBase, fields: RowFields): EvidenceRow {
   return row;
 }
 
+/** A caller's own copy of a row (rows are flat: a shallow copy plus the value's kind). */
+export function copyRow(row: EvidenceRow): EvidenceRow {
+  const out = { ...row };
+  if (out.value !== null) markFloat(out, 'value');
+  return out;
+}
+
 export const SCHEMA_UNAVAILABLE_CONTEXT =
   'The collection this table reads was missing, not a list or empty in the fetched document; look at the source document itself.';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeDataBody } from '../../../src/data/encode.js';
+import { projectMoneyMarketHistory } from '../../../src/data/projections/money-market-history.js';
 import { projectMoneyMarkets } from '../../../src/data/projections/money-markets.js';
 import { ROW_COLUMNS } from '../../../src/data/row.js';
 import { atlasDoc, parse } from '../documents.js';
@@ -74,6 +75,24 @@ describe('money_markets projection', () => {
   it('reports a missing publisher availability as not_reported', () => {
     const [row] = project(atlasDoc([{ id: 'A', extraBenchmark: { availability: null } }]));
     expect(row.availability).toBe('not_reported');
+  });
+
+  const states = ['prohibited', 'metadata_only', 'METADATA-ONLY', 'derived_only'];
+  const placements = states.flatMap((state) => ['redistribution_status', 'rights_status'].flatMap((field) =>
+    (['document', 'market', 'benchmark'] as const).map((level) => [state, field, level] as const)));
+  it.each(placements)('withholds every US-USD value and history point for %s in %s at the %s level', (state, field, level) => {
+    const label = { [field]: state };
+    const doc = atlasDoc(
+      [{ id: 'US-USD', value: 4.5, extraMarket: level === 'market' ? label : {}, extraBenchmark: level === 'benchmark' ? label : { redistribution_status: 'allowed' } }],
+      level === 'document' ? label : {},
+    );
+    const parsed = parse(JSON.stringify(doc));
+    const rows = [
+      ...projectMoneyMarkets(inputFor('money_markets', parsed)),
+      ...projectMoneyMarketHistory(inputFor('money_market_history', parsed)),
+    ].filter((r) => r.entity_id === 'US-USD');
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatchObject({ value: null, availability: 'restricted_or_unavailable' });
   });
 
   it('gives every non-null value equal to the number at its source_field', () => {

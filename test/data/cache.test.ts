@@ -46,7 +46,10 @@ for (const backend of backends) {
       expect(later.sources[0].retrieved_at).toBe(results[1].sources[0].retrieved_at);
       expect(later.results[0].retrieved_at).toBe('2026-11-19T12:00:00Z');
       expect(later.sources[0].cache).toEqual({ hit: true, age_seconds: 30, ttl_seconds: 60 });
-      expect(results[1].sources[0].cache).toEqual({ hit: false, age_seconds: 0, ttl_seconds: 60 });
+      // Whoever waited for the fetch says so; a query that only reached the store after it
+      // finished found a fresh entry. Either way the copy is 0 s old.
+      expect(results.some((r) => r.sources[0].cache.hit === false)).toBe(true);
+      for (const r of results) expect(r.sources[0].cache).toMatchObject({ age_seconds: 0, ttl_seconds: 60 });
     });
 
     it('refetches at the TTL, never serves the expired success after a failed refresh, and retries failures after 5 s', async () => {

@@ -27,10 +27,42 @@ export interface Config {
   iorbSource: IorbSourceSetting;
   /** Event-loop delay (ms) above which requests are shed with 503. */
   maxEventLoopDelay: number;
+  /** Data group (C): the URL of each source document (live mode). */
+  sourceUrls: Record<SourceKey, string>;
+  /** Seconds a successful source retrieval is reused before it is fetched again. */
+  sourceCacheTtl: number;
+  /** Seconds a failed source retrieval is reused before it is tried again. */
+  sourceErrorTtl: number;
+  /** Days a data snapshot (and the retrievals and documents it needs) is kept at most. */
+  snapshotRetentionDays: number;
+  /** Hours every data snapshot is kept at least, repeated ones included (paging by snapshot id). */
+  snapshotPinHours: number;
+  /** The build's 40-hex source commit, operator supplied; null when not configured. */
+  releaseCommit: string | null;
 }
 
+/** The data group's source documents, one per (topic, source); see src/data/registry.ts. */
+export const SOURCE_KEYS = [
+  'money-market',
+  'capital-market',
+  'china-economy-palimpsest',
+  'china-economy-seiche',
+  'bank-risk',
+  'market-liquidity',
+] as const;
+export type SourceKey = (typeof SOURCE_KEYS)[number];
+
+export const DEFAULT_SOURCE_URLS: Readonly<Record<SourceKey, string>> = Object.freeze({
+  'money-market': 'https://api.seiche.info/api/v2/money-markets',
+  'capital-market': 'https://api.seiche.info/api/v2/world-markets?section=capital_markets',
+  'china-economy-palimpsest': 'https://www.palimpsest.info/readings/china-index-latest.json',
+  'china-economy-seiche': 'https://api.seiche.info/api/v2/world-markets?section=china_macro',
+  'bank-risk': 'https://api.liquilens.in/api/failure-radar/board',
+  'market-liquidity': 'https://api.seiche.info/undertow/x402/summary',
+});
+
 export interface SettingSpec {
-  key: keyof Config | `publisherBases.${'nyfed' | 'frb' | 'treasury'}`;
+  key: keyof Config | `publisherBases.${'nyfed' | 'frb' | 'treasury'}` | `sourceUrls.${SourceKey}`;
   env: string;
   flag: string;
   description: string;
@@ -81,6 +113,35 @@ function httpBase(name: string) {
   };
 }
 
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+// Sources are fetched over HTTPS; plain http is accepted only for a loopback host, which an
+// operator (or a test) must name explicitly: recorded documents served on this machine.
+function sourceUrl(name: string) {
+  return (value: string): string => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new ConfigError(`${name} must be an absolute https URL, got ${JSON.stringify(value)}`);
+    }
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+      throw new ConfigError(`${name} must use https (plain http only for localhost, 127.0.0.1 or [::1]), got ${JSON.stringify(value)}`);
+    }
+    if (url.hash || url.username || url.password) {
+      throw new ConfigError(`${name} must not carry a fragment or credentials`);
+    }
+    return url.toString();
+  };
+}
+
+function releaseCommit(value: string): string {
+  if (!/^[0-9a-f]{40}$/.test(value)) {
+    throw new ConfigError('EVIDENCE_RELEASE_COMMIT must be exactly 40 lowercase hexadecimal characters (a full git commit id), or unset');
+  }
+  return value;
+}
+
 const BYTE_SIZE = /^([0-9]+)\s*(b|kib|mib|gib|kb|mb|gb)?$/i;
 const UNITS: Record<string, number> = { b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3 };
 
@@ -126,6 +187,21 @@ export const SETTINGS: readonly SettingSpec[] = [
     defaultText: 'prates_ddp', parse: oneOf('EVIDENCE_IORB_SOURCE', IORB_SOURCE_SETTINGS) },
   { key: 'maxEventLoopDelay', env: 'EVIDENCE_MAX_EVENT_LOOP_DELAY', flag: '--max-event-loop-delay <ms>', description: 'event-loop delay that triggers load shedding (503 + Retry-After); 0 turns it off', defaultText: '1000',
     parse: integer('EVIDENCE_MAX_EVENT_LOOP_DELAY', 0, 60000) },
+  ...SOURCE_KEYS.map((key): SettingSpec => {
+    const env = `EVIDENCE_SOURCE_URL_${key.toUpperCase().replace(/-/g, '_')}`;
+    return { key: `sourceUrls.${key}`, env, flag: `--source-url-${key} <url>`, description: `URL of the ${key} source document (data group)`, defaultText: DEFAULT_SOURCE_URLS[key],
+      parse: sourceUrl(env) };
+  }),
+  { key: 'sourceCacheTtl', env: 'EVIDENCE_SOURCE_CACHE_TTL', flag: '--source-cache-ttl <seconds>', description: 'seconds a successful source retrieval is reused', defaultText: '60',
+    parse: integer('EVIDENCE_SOURCE_CACHE_TTL', 0, 300) },
+  { key: 'sourceErrorTtl', env: 'EVIDENCE_SOURCE_ERROR_TTL', flag: '--source-error-ttl <seconds>', description: 'seconds a failed source retrieval is reused', defaultText: '5',
+    parse: integer('EVIDENCE_SOURCE_ERROR_TTL', 0, 30) },
+  { key: 'snapshotRetentionDays', env: 'EVIDENCE_SNAPSHOT_RETENTION_DAYS', flag: '--snapshot-retention-days <days>', description: 'days data snapshots, retrievals and their documents are kept', defaultText: '90',
+    parse: integer('EVIDENCE_SNAPSHOT_RETENTION_DAYS', 1, 3650) },
+  { key: 'snapshotPinHours', env: 'EVIDENCE_SNAPSHOT_PIN_HOURS', flag: '--snapshot-pin-hours <hours>', description: 'hours every data snapshot stays answerable by id (older repeats are thinned)', defaultText: '24',
+    parse: integer('EVIDENCE_SNAPSHOT_PIN_HOURS', 24, 87600) },
+  { key: 'releaseCommit', env: 'EVIDENCE_RELEASE_COMMIT', flag: '--release-commit <sha>', description: 'full 40-hex source commit of this build (release identity)', defaultText: '(unset: unversioned-local)',
+    parse: releaseCommit },
 ];
 
 export function defaultConfig(): Config {
@@ -146,6 +222,12 @@ export function defaultConfig(): Config {
     },
     iorbSource: 'prates_ddp',
     maxEventLoopDelay: 1000,
+    sourceUrls: { ...DEFAULT_SOURCE_URLS },
+    sourceCacheTtl: 60,
+    sourceErrorTtl: 5,
+    snapshotRetentionDays: 90,
+    snapshotPinHours: 24,
+    releaseCommit: null,
   };
 }
 
@@ -153,6 +235,8 @@ function assign(config: Config, key: SettingSpec['key'], value: unknown): void {
   if (key.startsWith('publisherBases.')) {
     const sub = key.slice('publisherBases.'.length) as keyof Config['publisherBases'];
     config.publisherBases[sub] = value as string;
+  } else if (key.startsWith('sourceUrls.')) {
+    config.sourceUrls[key.slice('sourceUrls.'.length) as SourceKey] = value as string;
   } else {
     (config as unknown as Record<string, unknown>)[key] = value;
   }
@@ -174,6 +258,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     const raw = fromFlag ?? env[spec.env];
     if (raw === undefined || (fromFlag === undefined && raw === '')) continue;
     assign(config, spec.key, spec.parse(raw));
+  }
+  if (config.snapshotPinHours > config.snapshotRetentionDays * 24) {
+    throw new ConfigError(`EVIDENCE_SNAPSHOT_PIN_HOURS (${config.snapshotPinHours}) must not exceed EVIDENCE_SNAPSHOT_RETENTION_DAYS (${config.snapshotRetentionDays}) in hours`);
   }
   return config;
 }

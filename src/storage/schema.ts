@@ -2,5 +2,6 @@
 import type { CoreTables } from './core-tables.js';
 import type { ApplicationTables } from '../funding/applications/tables.js';
 import type { FundingTables } from '../funding/tables.js';
+import type { DataTables } from '../data/tables.js';
 
-export interface Database extends CoreTables, FundingTables, ApplicationTables {}
+export interface Database extends CoreTables, FundingTables, ApplicationTables, DataTables {}

@@ -26,10 +26,16 @@ export interface Storage {
   close(): Promise<void>;
 }
 
-export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
+/**
+ * `schema`: the PostgreSQL schema the store lives in, when not the default. Kysely's
+ * migrator looks for its bookkeeping tables in every schema it can see unless told
+ * which one is ours, and would skip creating them in a fresh schema whenever another
+ * schema of the same database (another store, another test) already has them.
+ */
+export async function migrate(db: Kysely<Database>, dialect: Dialect, schema?: string): Promise<string[]> {
   const migrations = allMigrations(dialect);
   const provider: MigrationProvider = { getMigrations: async () => migrations };
-  const migrator = new Migrator({ db, provider });
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

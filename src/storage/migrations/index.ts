@@ -5,11 +5,13 @@ import type { Dialect } from '../storage.js';
 import { coreMigration } from './0001_core.js';
 import { fundingMigration } from './0002_funding.js';
 import { applicationsMigration } from './0003_applications.js';
+import { dataMigration } from './0004_data.js';
 
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001_core': coreMigration(dialect),
     '0002_funding': fundingMigration(dialect),
     '0003_applications': applicationsMigration(dialect),
+    '0004_data': dataMigration(dialect),
   };
 }

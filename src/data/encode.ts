@@ -1,0 +1,84 @@
+// JSON texts of the data group.
+//
+// Bodies: FastAPI (the upstream) sends `json.dumps(..., separators=(",", ":"),
+// ensure_ascii=False)`, so a body here is compact, in insertion order, non-ASCII kept, and
+// numbers printed as Python prints them: a float-kind value is `66.0`, never `66` (see
+// docs/DECISIONS.md, "Data (group C)"). Row `context` members are JSON texts made with
+// `json.dumps(..., sort_keys=True)` and its default `", "` / `": "` separators.
+//
+// Source documents are untrusted: their strings may hold lone surrogates (JSON allows the
+// escape, UTF-8 cannot carry it). Everything copied out of a document goes through
+// `copyOut`, which replaces a lone surrogate by U+FFFD and keeps number kinds, so encoding
+// can never fail on source content.
+
+import { Encoder, type Layout } from '../core/json/encoder.js';
+import { ByteSink } from '../core/json/sink.js';
+import { copyMember } from '../core/json.js';
+
+const BODY: Layout = { sortKeys: false, ascii: false, indent: null, itemSeparator: ',', keySeparator: ':' };
+const CONTEXT: Layout = { sortKeys: true, ascii: false, indent: null, itemSeparator: ', ', keySeparator: ': ' };
+
+function encode(value: unknown, layout: Layout): Buffer {
+  const sink = new ByteSink(null);
+  new Encoder(layout, sink).value(value, undefined, 0, 0);
+  return sink.finish();
+}
+
+/** A response body of the data group as UTF-8 bytes. */
+export function encodeDataBody(value: unknown): Buffer {
+  return encode(value, BODY);
+}
+
+/** The JSON text of a row's `context` (sorted keys, Python's default separators). */
+export function contextJson(value: unknown): string {
+  return encode(value, CONTEXT).toString('utf8');
+}
+
+function wellFormed(s: string): string {
+  return s.isWellFormed() ? s : s.toWellFormed();
+}
+
+/**
+ * A deep copy of `container[key]` safe to put in a response: number kinds kept, lone
+ * surrogates in strings and keys replaced. Absent members copy as null.
+ */
+export function copyOut(container: object, key: string | number): unknown {
+  if (!Object.hasOwn(container, key)) return null;
+  const value = (container as Record<string | number, unknown>)[key];
+  if (typeof value === 'string') return wellFormed(value);
+  if (value === null || typeof value !== 'object') {
+    const holder: Record<string, unknown> = {};
+    copyMember(holder, 'v', container, key);
+    return holder.v;
+  }
+  return copyTree(value);
+}
+
+function copyTree(value: object): unknown {
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) placeInto(out, i, value, i);
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const target = wellFormed(key);
+    if (target === '__proto__') {
+      Object.defineProperty(out, target, { value: null, enumerable: true, writable: true, configurable: true });
+    }
+    placeInto(out, target, value, key);
+  }
+  return out;
+}
+
+function placeInto(target: object, targetKey: string | number, source: object, sourceKey: string | number): void {
+  const value = (source as Record<string | number, unknown>)[sourceKey];
+  if (typeof value === 'string') (target as Record<string | number, unknown>)[targetKey] = wellFormed(value);
+  else if (value !== null && typeof value === 'object') (target as Record<string | number, unknown>)[targetKey] = copyTree(value);
+  else copyMember(target, targetKey, source, sourceKey);
+}
+
+/** A string from a document, made encodable. */
+export function safeText(s: string | null): string | null {
+  return s === null ? null : wellFormed(s);
+}

@@ -1,0 +1,68 @@
+// Error codes of the data group (C) and its one validation body.
+//
+// Every invalid query parameter, whatever the check that caught it (type, range, calendar,
+// cross-field or a reference to a snapshot the store does not hold), produces the same 422
+// body: `{"detail": [{"type", "loc": ["query", name], "msg", "input"}], "code", "path"}`.
+// The upstream has two shapes (a list from the framework, a bare string from its own
+// checks); clients here parse one. `code` and `path` name the first problem.
+
+import { AppError, defineErrors, type ErrorDefinition } from '../core/errors.js';
+
+export const DataErrors = defineErrors({
+  dataset_required: { status: 422, meaning: 'The query needs a dataset parameter.' },
+  unknown_dataset: { status: 422, meaning: 'The dataset parameter names no dataset this service serves.' },
+  entity_too_long: { status: 422, meaning: 'The entity filter is longer than 100 characters.' },
+  invalid_date: { status: 422, meaning: 'A date parameter is not a real calendar date written YYYY-MM-DD.' },
+  date_range_reversed: { status: 422, meaning: 'start_date is after end_date.' },
+  invalid_limit: { status: 422, meaning: 'limit is not a whole number within the documented range.' },
+  invalid_offset: { status: 422, meaning: 'offset is not a whole number between 0 and 100000.' },
+  invalid_snapshot_id: { status: 422, meaning: 'The snapshot parameter is not a snapshot id (32 lowercase hexadecimal characters).' },
+  snapshot_not_stored: { status: 422, meaning: 'No stored snapshot of this dataset has that id (never made, or removed by retention).' },
+  invalid_instant: { status: 422, meaning: 'as_retrieved_at is not a UTC instant (YYYY-MM-DDTHH:MM:SS[.ffffff] with Z or +00:00).' },
+  no_snapshot_at_or_before: { status: 422, meaning: 'No stored snapshot of this dataset was retrieved at or before as_retrieved_at.' },
+  conflicting_parameters: { status: 422, meaning: 'snapshot and as_retrieved_at each choose a snapshot; send at most one of them.' },
+  snapshot_unreadable: { status: 503, meaning: 'A stored snapshot could not be read back intact (a document it needs is missing or damaged).' },
+});
+
+export interface ValidationItem {
+  type: string;
+  loc: ['query', string];
+  msg: string;
+  input: unknown;
+}
+
+export interface ValidationProblem extends ValidationItem {
+  def: ErrorDefinition;
+}
+
+/** One or more invalid query parameters; `body()` is the 422 body the routes send. */
+export class QueryValidationError extends AppError {
+  readonly problems: readonly ValidationProblem[];
+
+  constructor(problems: readonly ValidationProblem[]) {
+    if (problems.length === 0) throw new Error('a validation error needs at least one problem');
+    const first = problems[0];
+    super(first.def, problems.map((p) => `${p.loc[1]}: ${p.msg}`).join('; '), { path: pointerOf(first.loc[1]) });
+    this.name = 'QueryValidationError';
+    this.problems = problems;
+  }
+
+  get detail(): ValidationItem[] {
+    return this.problems.map((p) => ({ type: p.type, loc: ['query', p.loc[1]], msg: p.msg, input: p.input }));
+  }
+
+  body(): { detail: ValidationItem[]; code: string; path: string } {
+    return { detail: this.detail, code: this.code, path: this.path! };
+  }
+}
+
+/** JSON pointer of a query parameter in the request (`/query/limit`). */
+export function pointerOf(name: string): string {
+  return `/query/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+export function problem(def: ErrorDefinition, name: string, type: string, msg: string, input: unknown): ValidationProblem {
+  // The echoed input may carry a lone surrogate (a query can); keep the body encodable.
+  const echoed = typeof input === 'string' && !input.isWellFormed() ? input.toWellFormed() : input;
+  return { def, type, loc: ['query', name], msg, input: echoed };
+}

@@ -1,0 +1,56 @@
+// china_economy (upstream §5.6): metadata only. Palimpsest's publication status is one
+// row whatever numbers the document holds; Seiche's China macro section contributes its
+// series catalogue. Neither carries a value or an observation date.
+import { contextJson, copyOut } from '../encode.js';
+import { makeRow } from '../row.js';
+import { isObject, member, objectAt, pointer, textAt } from '../text.js';
+import type { Projector } from './types.js';
+
+export const projectPalimpsest: Projector = ({ document, base }) => {
+  const doc = isObject(document) ? document : {};
+  const status = textAt(doc, 'status');
+  return [makeRow(base, {
+    entity_id: 'palimpsest_publication',
+    entity_name: 'Palimpsest publication coverage',
+    metric: 'publication_status',
+    source_status: status,
+    rights_status: status,
+    availability: 'metadata_only',
+    source_field: pointer('status'),
+    context: contextJson({
+      availability: copyOut(doc, 'availability'),
+      publication_allowed: copyOut(doc, 'publication_allowed'),
+      reason: copyOut(doc, 'reason'),
+      limitations: copyOut(doc, 'limitations'),
+      counts: copyOut(doc, 'counts'),
+      rights_evaluated_at: copyOut(doc, 'rights_evaluated_at'),
+    }),
+  })];
+};
+
+export const projectChinaMacro: Projector = ({ document, base }) => {
+  const section = objectAt(document, 'china_macro');
+  const catalog = member(section, 'series_catalog');
+  if (!Array.isArray(catalog)) return [];
+  const rows = [];
+  for (let i = 0; i < catalog.length; i++) {
+    const item = catalog[i];
+    if (!isObject(item)) continue;
+    rows.push(makeRow(base, {
+      entity_id: textAt(item, 'series_id'),
+      entity_name: textAt(item, 'label'),
+      metric: 'series_catalog',
+      source_status: textAt(section, 'evidence_status'),
+      rights_status: textAt(section, 'rights_status'),
+      availability: 'metadata_only',
+      source_field: pointer('china_macro', 'series_catalog', i),
+      observation_url: textAt(item, 'release_url'),
+      context: contextJson({
+        value_publication: copyOut(item, 'value_publication'),
+        reason: copyOut(section, 'reading'),
+        boundaries: copyOut(section, 'boundaries'),
+      }),
+    }));
+  }
+  return rows;
+};

@@ -1,0 +1,39 @@
+// money_market_history (upstream §5.2): the history points the atlas publishes today for
+// each market — not as-published vintages (our stored snapshots are the vintages). A
+// market whose rights withhold raw values yields one placeholder and its history is not
+// read; a market without history yields one placeholder; malformed points are skipped.
+import { makeRow } from '../row.js';
+import { member, numberAt, pointer } from '../text.js';
+import { atlasMarkets, publisherAvailability } from './atlas.js';
+import type { EvidenceRow } from '../row.js';
+import type { Projector } from './types.js';
+
+export const projectMoneyMarketHistory: Projector = ({ document, base }) => {
+  const markets = atlasMarkets(document);
+  if (!markets) return [];
+  const rows: EvidenceRow[] = [];
+  for (const { index, benchmark, blocked, meta } of markets) {
+    const historyField = pointer('markets', index, 'benchmark', 'history');
+    if (blocked) {
+      rows.push(makeRow(base, { ...meta, availability: 'restricted_or_unavailable', source_field: historyField }));
+      continue;
+    }
+    const history = member(benchmark, 'history');
+    if (!Array.isArray(history) || history.length === 0) {
+      rows.push(makeRow(base, { ...meta, availability: publisherAvailability(benchmark), source_field: historyField }));
+      continue;
+    }
+    history.forEach((point, j) => {
+      if (!Array.isArray(point) || point.length !== 2 || typeof point[0] !== 'string') return;
+      const value = numberAt(point, 1);
+      rows.push(makeRow(base, {
+        ...meta,
+        value,
+        availability: value === null ? 'unavailable' : 'published',
+        as_of: point[0].isWellFormed() ? point[0] : point[0].toWellFormed(),
+        source_field: pointer('markets', index, 'benchmark', 'history', j, 1),
+      }));
+    });
+  }
+  return rows;
+};

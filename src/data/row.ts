@@ -1,0 +1,105 @@
+// The EvidenceRow: exactly 23 columns in the upstream order (§3.3), the same for every
+// dataset. Columns a projection does not set take the defaults; the source columns come
+// from the retrieval the row was projected from.
+
+import { markFloat } from '../core/json.js';
+import { CARRIER_VERIFICATION, EVIDENCE_STATUS, FINANCIAL_AUTHORITY } from './constants.js';
+
+export interface EvidenceRow {
+  dataset: string;
+  product: string;
+  entity_id: string | null;
+  entity_name: string | null;
+  metric: string | null;
+  value: number | null;
+  unit: string | null;
+  as_of: string | null;
+  source_status: string | null;
+  availability: string;
+  source_url: string;
+  source_field: string;
+  observation_url: string | null;
+  retrieved_at: string | null;
+  content_sha256: string | null;
+  published_at: string | null;
+  knowledge_time: string | null;
+  rights_status: string | null;
+  context: string | null;
+  transport_status: string;
+  evidence_status: string;
+  financial_authority: string;
+  carrier_verification: string;
+}
+
+export const ROW_COLUMNS = [
+  'dataset', 'product', 'entity_id', 'entity_name', 'metric', 'value', 'unit', 'as_of', 'source_status', 'availability',
+  'source_url', 'source_field', 'observation_url', 'retrieved_at', 'content_sha256', 'published_at', 'knowledge_time',
+  'rights_status', 'context', 'transport_status', 'evidence_status', 'financial_authority', 'carrier_verification',
+] as const satisfies readonly (keyof EvidenceRow)[];
+
+/** What every row of one source shares. */
+export interface RowBase {
+  dataset: string;
+  product: string;
+  source_url: string;
+  retrieved_at: string | null;
+  content_sha256: string | null;
+  transport_status: 'complete' | 'unavailable';
+}
+
+export type RowFields = Partial<Pick<EvidenceRow,
+  'entity_id' | 'entity_name' | 'metric' | 'value' | 'unit' | 'as_of' | 'source_status' | 'availability' | 'source_field' |
+  'observation_url' | 'published_at' | 'knowledge_time' | 'rights_status' | 'context'>>;
+
+/** A row in column order; a number value is float-kind (the upstream emits `0.0`, `66.0`). */
+export function makeRow(base: RowBase, fields: RowFields): EvidenceRow {
+  const row: EvidenceRow = {
+    dataset: base.dataset,
+    product: base.product,
+    entity_id: fields.entity_id ?? null,
+    entity_name: fields.entity_name ?? null,
+    metric: fields.metric ?? null,
+    value: fields.value ?? null,
+    unit: fields.unit ?? null,
+    as_of: fields.as_of ?? null,
+    source_status: fields.source_status ?? null,
+    availability: fields.availability ?? 'not_reported',
+    source_url: base.source_url,
+    source_field: fields.source_field ?? '',
+    observation_url: fields.observation_url ?? null,
+    retrieved_at: base.retrieved_at,
+    content_sha256: base.content_sha256,
+    published_at: fields.published_at ?? null,
+    knowledge_time: fields.knowledge_time ?? null,
+    rights_status: fields.rights_status ?? null,
+    context: fields.context ?? null,
+    transport_status: base.transport_status,
+    evidence_status: EVIDENCE_STATUS,
+    financial_authority: FINANCIAL_AUTHORITY,
+    carrier_verification: CARRIER_VERIFICATION,
+  };
+  if (row.value !== null) markFloat(row, 'value');
+  return row;
+}
+
+/** A caller's own copy of a row (rows are flat: a shallow copy plus the value's kind). */
+export function copyRow(row: EvidenceRow): EvidenceRow {
+  const out = { ...row };
+  if (out.value !== null) markFloat(out, 'value');
+  return out;
+}
+
+export const SCHEMA_UNAVAILABLE_CONTEXT =
+  'The collection this table reads was missing, not a list or empty in the fetched document; look at the source document itself.';
+
+/** The one row standing for a source that could not be fetched (§4.4). */
+export function sourceUnavailableRow(base: RowBase, error: string): EvidenceRow {
+  return makeRow(base, { entity_id: base.product, metric: 'source_status', availability: 'source_unavailable', context: error });
+}
+
+/** The one row standing for a fetched document without the expected collection (§4.4). */
+export function schemaUnavailableRow(base: RowBase): EvidenceRow {
+  return makeRow(base, { entity_id: base.product, metric: 'source_status', availability: 'schema_unavailable', context: SCHEMA_UNAVAILABLE_CONTEXT });
+}
+
+export const DIAGNOSTIC_AVAILABILITY: ReadonlySet<string> = new Set(['source_unavailable', 'schema_unavailable']);

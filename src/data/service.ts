@@ -1,0 +1,258 @@
+// The data group's service functions: what the HTTP routes call. Each takes the context
+// (built once per app from its deps) and the raw query, validates before touching the
+// network or the store, and returns a plain body the route encodes with encodeDataBody.
+//
+//   queryDataset(ctx, query)   → QueryResult     (/api/v1/query)
+//   listSources(ctx)           → QueryResult     (/api/v1/sources = source_health, defaults)
+//   listDatasets(ctx)          → DatasetEntry[]  (/api/v1/datasets; never fetches)
+//   listSnapshots(ctx, query)  → SnapshotList    (/api/v1/snapshots)
+//   releaseIdentity(config)    → Release         (/api/v1/release; from ./release.js)
+//   sweep(ctx)                 → SweepReport     (retention; for a background service)
+
+import { cloneJson } from '../core/json.js';
+import type { Config } from '../core/config.js';
+import { formatInstantZ, type Instant } from '../core/time.js';
+import type { Storage } from '../storage/storage.js';
+import { SourceCache } from './cache.js';
+import {
+  ABSENCE_POLICY, CARRIER_VERIFICATION, DEFAULT_LIMIT, EVIDENCE_STATUS, MAXIMUM_LIMIT, SNAPSHOTS_SCHEMA, STATUS_SEMANTICS, TABLE_SCHEMA,
+  type TransportStatus,
+} from './constants.js';
+import { DATASETS, datasetSpec, type DatasetId } from './datasets.js';
+import { DocumentCache } from './documents.js';
+import { DataErrors, problem, QueryValidationError } from './errors.js';
+import { undiciSourceFetch, type SourceFetch } from './fetch-source.js';
+import { SOURCE_FETCH_LIMITER, type Limiter } from './limiter.js';
+import { pageOf } from './query.js';
+import { cacheInfo, sourceRecord, type SourceRecord } from './records.js';
+import { buildRegistry, fixedFacts, type SourceRegistry } from './registry.js';
+import { prefixedSha } from './retrieval.js';
+import type { EvidenceRow } from './row.js';
+import { createSampleFetch } from './samples.js';
+import { rowColumns } from './schemas.js';
+import { Snapshots, type ServedSnapshot } from './snapshots.js';
+import { findRetrievals, newestSnapshot, pageSnapshots, snapshotAtOrBefore, snapshotLinks } from './store.js';
+import { sweepDataStore, type SweepReport } from './sweep.js';
+import { validateQuery, validateSnapshotList, type QueryParams, type RawQuery } from './validate.js';
+
+export { releaseIdentity } from './release.js';
+
+export type DataConfig = Pick<Config,
+  'mode' | 'sourceUrls' | 'sourceCacheTtl' | 'sourceErrorTtl' | 'snapshotRetentionDays' | 'snapshotPinHours' | 'releaseCommit'>;
+
+export interface DataDeps {
+  storage: Storage;
+  config: DataConfig;
+  clock: () => Instant;
+  /** Outbound fetch; defaults to the bundled samples in sample mode, undici otherwise. */
+  fetch?: SourceFetch;
+  limiter?: Limiter;
+  /** Store polling interval while another instance fetches (ms). */
+  pollMs?: number;
+}
+
+export interface DataContext {
+  readonly storage: Storage;
+  readonly config: DataConfig;
+  readonly clock: () => Instant;
+  readonly registry: SourceRegistry;
+  readonly cache: SourceCache;
+  readonly snapshots: Snapshots;
+}
+
+export function createDataContext(deps: DataDeps): DataContext {
+  const registry = buildRegistry(deps.config);
+  const documents = new DocumentCache();
+  const fetch = deps.fetch ?? (deps.config.mode === 'sample' ? createSampleFetch(deps.clock) : undiciSourceFetch);
+  const cache = new SourceCache({
+    storage: deps.storage,
+    registry,
+    fetch,
+    clock: deps.clock,
+    config: deps.config,
+    limiter: deps.limiter ?? SOURCE_FETCH_LIMITER,
+    documents,
+    pollMs: deps.pollMs,
+  });
+  const snapshots = new Snapshots({ storage: deps.storage, registry, cache, documents, clock: deps.clock, mode: deps.config.mode });
+  return { storage: deps.storage, config: deps.config, clock: deps.clock, registry, cache, snapshots };
+}
+
+export interface QueryResult {
+  schema: typeof TABLE_SCHEMA;
+  dataset: DatasetId;
+  description: string;
+  results: EvidenceRow[];
+  total_rows: number;
+  returned_rows: number;
+  offset: number;
+  limit: number;
+  next_offset: number | null;
+  transport_status: TransportStatus;
+  status_semantics: typeof STATUS_SEMANTICS;
+  evidence_status: typeof EVIDENCE_STATUS;
+  carrier_verification: typeof CARRIER_VERIFICATION;
+  absence_policy: string;
+  diagnostics: EvidenceRow[];
+  sources: SourceRecord[];
+  snapshot_id: string;
+  snapshot_retrieved_at: string;
+  sample?: true;
+}
+
+async function choose(ctx: DataContext, params: QueryParams): Promise<ServedSnapshot> {
+  if (params.snapshot !== null) return ctx.snapshots.byId(params.dataset, params.snapshot);
+  if (params.asRetrievedAt !== null) {
+    const row = await snapshotAtOrBefore(ctx.storage.db, ctx.config.mode, params.dataset, Number(params.asRetrievedAt));
+    if (!row) {
+      throw new QueryValidationError([problem(
+        DataErrors.no_snapshot_at_or_before, 'as_retrieved_at', 'no_snapshot', 'no stored snapshot of this dataset was retrieved at or before this instant',
+        formatInstantZ(params.asRetrievedAt),
+      )]);
+    }
+    return ctx.snapshots.byId(params.dataset, row.snapshotId);
+  }
+  return ctx.snapshots.current(params.dataset);
+}
+
+/** Answers one query from one snapshot (validated first; nothing fetched for bad input). */
+export async function queryDataset(ctx: DataContext, raw: RawQuery): Promise<QueryResult> {
+  return queryValidated(ctx, validateQuery(raw));
+}
+
+export async function queryValidated(ctx: DataContext, params: QueryParams): Promise<QueryResult> {
+  const served = await choose(ctx, params);
+  const { state } = served;
+  const nowUs = Number(ctx.clock());
+  const page = pageOf(state.indexed, params);
+  const sources = state.sources.map((s, i) => cloneJson(sourceRecord(
+    s.key, s.retrieval, s.reported, cacheInfo(s.retrieval, nowUs, served.hits[i], ctx.cache.ttlSeconds(s.retrieval)),
+  )));
+  const result: QueryResult = {
+    schema: TABLE_SCHEMA,
+    dataset: params.dataset,
+    description: datasetSpec(params.dataset).description,
+    results: page.results,
+    total_rows: page.total_rows,
+    returned_rows: page.returned_rows,
+    offset: page.offset,
+    limit: page.limit,
+    next_offset: page.next_offset,
+    transport_status: state.transportStatus,
+    status_semantics: STATUS_SEMANTICS,
+    evidence_status: EVIDENCE_STATUS,
+    carrier_verification: CARRIER_VERIFICATION,
+    absence_policy: ABSENCE_POLICY,
+    diagnostics: page.diagnostics,
+    sources,
+    snapshot_id: state.row.snapshotId,
+    snapshot_retrieved_at: formatInstantZ(BigInt(state.row.retrievedAtUs)),
+  };
+  if (ctx.config.mode === 'sample') result.sample = true;
+  return result;
+}
+
+/** `/sources`: the source_health table with default paging; query parameters are ignored. */
+export function listSources(ctx: DataContext): Promise<QueryResult> {
+  return queryValidated(ctx, {
+    dataset: 'source_health', entity: '', startDate: '', endDate: '', limit: DEFAULT_LIMIT, offset: 0, snapshot: null, asRetrievedAt: null,
+  });
+}
+
+export interface DatasetEntry {
+  id: DatasetId;
+  name: string;
+  topics: string[];
+  description: string;
+  filters: string[];
+  default_limit: number;
+  maximum_limit: number;
+  columns: ReturnType<typeof rowColumns>;
+  row_count: number | null;
+  snapshot_id: string | null;
+}
+
+/** The catalogue with column schema and the newest stored snapshot's row count; never fetches. */
+export async function listDatasets(ctx: DataContext): Promise<DatasetEntry[]> {
+  const columns = rowColumns();
+  return Promise.all(DATASETS.map(async (spec) => {
+    const newest = await newestSnapshot(ctx.storage.db, ctx.config.mode, spec.id);
+    return {
+      id: spec.id,
+      name: spec.name,
+      topics: [...spec.topics],
+      description: spec.description,
+      filters: ['entity', 'start_date', 'end_date'],
+      default_limit: DEFAULT_LIMIT,
+      maximum_limit: MAXIMUM_LIMIT,
+      columns: columns.map((c) => ({ ...c })),
+      row_count: newest ? newest.rowCount : null,
+      snapshot_id: newest ? newest.snapshotId : null,
+    };
+  }));
+}
+
+export interface SnapshotListing {
+  schema: typeof SNAPSHOTS_SCHEMA;
+  dataset: DatasetId;
+  results: {
+    snapshot_id: string;
+    dataset: string;
+    retrieved_at: string;
+    created_at: string;
+    row_count: number;
+    transport_status: string;
+    sources: { topic: string; source_url: string; ok: boolean; retrieved_at: string; content_sha256: string | null }[];
+  }[];
+  total_rows: number;
+  returned_rows: number;
+  offset: number;
+  limit: number;
+  next_offset: number | null;
+  sample?: true;
+}
+
+/** Stored snapshots of one dataset, newest first, paged. Clocks at full precision. */
+export async function listSnapshots(ctx: DataContext, raw: RawQuery): Promise<SnapshotListing> {
+  const params = validateSnapshotList(raw);
+  const db = ctx.storage.db;
+  const { total, rows } = await pageSnapshots(db, ctx.config.mode, params.dataset, params.limit, params.offset);
+  const links = await snapshotLinks(db, rows.map((r) => r.snapshotId));
+  const retrievals = await findRetrievals(db, [...links.values()].flat().map((l) => l.retrievalId));
+  const results = rows.map((row) => ({
+    snapshot_id: row.snapshotId,
+    dataset: row.dataset,
+    retrieved_at: formatInstantZ(BigInt(row.retrievedAtUs)),
+    created_at: formatInstantZ(BigInt(row.createdAtUs)),
+    row_count: row.rowCount,
+    transport_status: row.transportStatus,
+    sources: (links.get(row.snapshotId) ?? []).flatMap((l) => {
+      const r = retrievals.get(l.retrievalId);
+      if (!r) return [];
+      return [{
+        topic: fixedFacts(l.sourceKey).topic,
+        source_url: r.sourceUrl,
+        ok: r.ok,
+        retrieved_at: formatInstantZ(BigInt(r.retrievedAtUs)),
+        content_sha256: prefixedSha(r.contentSha256),
+      }];
+    }),
+  }));
+  const end = params.offset + params.limit;
+  const listing: SnapshotListing = {
+    schema: SNAPSHOTS_SCHEMA,
+    dataset: params.dataset,
+    results,
+    total_rows: total,
+    returned_rows: results.length,
+    offset: params.offset,
+    limit: params.limit,
+    next_offset: end < total ? end : null,
+  };
+  if (ctx.config.mode === 'sample') listing.sample = true;
+  return listing;
+}
+
+export function sweep(ctx: DataContext): Promise<SweepReport> {
+  return sweepDataStore(ctx.storage, ctx.config, ctx.clock);
+}

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { Database } from './schema.js';
-import { migrate, pingWith, releaseLeaseWith, tryLeaseWith, type Storage } from './storage.js';
+import { migrate, probeWith, releaseLeaseWith, tryLeaseWith, type Storage } from './storage.js';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -52,6 +52,12 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     types: typeParsers,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // A client whose server goes away emits 'error' — on the pool while idle, on itself while
+  // lent out — and an unheard 'error' would end the process. The query in flight fails on
+  // its own, the pool drops the dead client and the next query connects afresh, so an
+  // outage costs failed queries (503s, readiness down) until the server is back.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   if (schema) {
     const client = await pool.connect();
     try {
@@ -65,7 +71,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     dialect: 'postgres',
     db,
     location: redact(options.connectionString),
-    ping: () => pingWith(db),
+    ping: () => probeWith(db, 'postgres'),
     serialized(lockName, fn) {
       return db.transaction().execute(async (trx) => {
         await sql`select pg_advisory_xact_lock(${lockKey(lockName).toString()}::bigint)`.execute(trx);

@@ -1,9 +1,10 @@
 // The storage interface every area talks to. Two implementations (SQLite, PostgreSQL)
 // share one Kysely query layer and one migration list; only locking differs.
 
-import { Kysely, Migrator, sql, type MigrationProvider } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, sql, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
 import { allMigrations } from './migrations/index.js';
+import { StorageFaultError } from './faults.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -12,7 +13,10 @@ export interface Storage {
   readonly db: Kysely<Database>;
   /** Where the data lives, without credentials (for logs and `readyz`). */
   readonly location: string;
-  /** Throws when the store cannot answer a trivial query. */
+  /**
+   * Throws unless the store can serve the routes: it answers, carries every migration this
+   * build knows, and (SQLite) its file has passed a structural check since it was opened.
+   */
   ping(): Promise<void>;
   /**
    * Runs `fn` in one transaction that no other holder of `lockName` can interleave
@@ -29,7 +33,13 @@ export interface Storage {
 export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
   const migrations = allMigrations(dialect);
   const provider: MigrationProvider = { getMigrations: async () => migrations };
-  const migrator = new Migrator({ db, provider });
+  // Unless told a schema, Kysely's migrator takes its bookkeeping tables to exist when they
+  // exist in any schema it can see — another application's, another test run's — and then
+  // fails to find them in its own. Name the schema unqualified names resolve to here.
+  const migrationTableSchema = dialect === 'postgres'
+    ? ((await sql<{ name: string | null }>`select current_schema() as name`.execute(db)).rows[0]?.name ?? undefined)
+    : undefined;
+  const migrator = new Migrator({ db, provider, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
@@ -54,6 +64,16 @@ export async function releaseLeaseWith(storage: Storage, name: string, holder: s
   await storage.db.deleteFrom('leases').where('name', '=', name).where('holder', '=', holder).execute();
 }
 
-export async function pingWith(db: Kysely<Database>): Promise<void> {
-  await sql`select 1`.execute(db);
+/**
+ * Reads the migration table: this touches the file (or server) for real, unlike `select 1`,
+ * and proves the schema the routes query is all there.
+ */
+export async function probeWith(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  const rows = await (db as unknown as Kysely<Record<string, { name: string }>>)
+    .selectFrom(DEFAULT_MIGRATION_TABLE)
+    .select('name')
+    .execute();
+  const applied = new Set(rows.map((r) => r.name));
+  const missing = Object.keys(allMigrations(dialect)).filter((name) => !applied.has(name));
+  if (missing.length > 0) throw new StorageFaultError(`the store lacks migration(s) ${missing.join(', ')}`);
 }

@@ -5,6 +5,7 @@ import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, sql, type MigrationProvider 
 import type { Database } from './schema.js';
 import { allMigrations } from './migrations/index.js';
 import { StorageFaultError } from './faults.js';
+import { holderIsGone } from './lease.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -24,7 +25,10 @@ export interface Storage {
    * uses BEGIN IMMEDIATE (one writer per file); PostgreSQL a transaction advisory lock.
    */
   serialized<T>(lockName: string, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
-  /** Takes or renews the named lease for `holder`; false while another holder has it. */
+  /**
+   * Takes or renews the named lease for `holder`; false while another holder has it — unless
+   * that holder's expiry has passed or it provably died (src/storage/lease.ts).
+   */
   tryLease(name: string, holder: string, ttlMs: number, nowMs?: number): Promise<boolean>;
   releaseLease(name: string, holder: string): Promise<void>;
   close(): Promise<void>;
@@ -49,7 +53,7 @@ export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<s
 export async function tryLeaseWith(storage: Storage, name: string, holder: string, ttlMs: number, nowMs: number): Promise<boolean> {
   return storage.serialized(`lease:${name}`, async (trx) => {
     const row = await trx.selectFrom('leases').selectAll().where('name', '=', name).executeTakeFirst();
-    if (row && row.holder !== holder && Number(row.expires_at) > nowMs) return false;
+    if (row && row.holder !== holder && Number(row.expires_at) > nowMs && !holderIsGone(row.holder)) return false;
     const expires = nowMs + ttlMs;
     if (row) {
       await trx.updateTable('leases').set({ holder, expires_at: expires }).where('name', '=', name).execute();

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
+import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 import type { Database } from './schema.js';
 import { migrate, probeWith, releaseLeaseWith, tryLeaseWith, type Storage } from './storage.js';
 
@@ -66,7 +67,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
       client.release();
     }
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   const storage: Storage = {
     dialect: 'postgres',
     db,

@@ -1,7 +1,7 @@
 // The storage interface every area talks to. Two implementations (SQLite, PostgreSQL)
 // share one Kysely query layer and one migration list; only locking differs.
 
-import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, sql, type MigrationProvider } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
 import { allMigrations } from './migrations/index.js';
 import { StorageFaultError } from './faults.js';
@@ -37,13 +37,7 @@ export interface Storage {
 export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
   const migrations = allMigrations(dialect);
   const provider: MigrationProvider = { getMigrations: async () => migrations };
-  // Unless told a schema, Kysely's migrator takes its bookkeeping tables to exist when they
-  // exist in any schema it can see — another application's, another test run's — and then
-  // fails to find them in its own. Name the schema unqualified names resolve to here.
-  const migrationTableSchema = dialect === 'postgres'
-    ? ((await sql<{ name: string | null }>`select current_schema() as name`.execute(db)).rows[0]?.name ?? undefined)
-    : undefined;
-  const migrator = new Migrator({ db, provider, migrationTableSchema });
+  const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -84,5 +84,6 @@ export const CoreErrors = defineErrors({
   bad_request: { status: 400, meaning: 'The request cannot be processed as sent.' },
   overloaded: { status: 503, meaning: 'The service is saturated; retry after the advised delay.' },
   storage_unavailable: { status: 503, meaning: 'The storage backend could not be reached.' },
+  storage_busy: { status: 503, meaning: "Another process held the store's write lock longer than the service waits for it; retry after the advised delay." },
   internal_error: { status: 500, meaning: 'An unexpected failure inside the service; it has been logged.' },
 });

@@ -11,6 +11,7 @@ import { AppError, isAppError } from '../core/errors.js';
 import type { Config } from '../core/config.js';
 import { formatInstantOffset, formatIsoDate, utcDayOf, type Instant } from '../core/time.js';
 import type { Storage } from '../storage/storage.js';
+import { acquireLease } from '../storage/lease.js';
 import { type AcquiredDocument, acquireDocument, type DocumentReader, liveDocumentReader, sampleDocumentReader, tgaSinceFor } from './acquire.js';
 import {
   ARCHIVE_LOCK,
@@ -43,8 +44,11 @@ import { verifyStoredPacket } from './verify.js';
 
 export { sampleSourceUrl } from './acquire.js';
 
-/** Longer than any attempt can take (two fetch rounds of at most 30 s, plus storage). */
-export const CAPTURE_LEASE_MS = 5 * 60_000;
+/**
+ * Short, and renewed every third of it while the attempt runs: a holder that dies without
+ * being recognised as dead (another host) blocks captures for at most this long.
+ */
+export const CAPTURE_LEASE_MS = 60_000;
 const MAX_ERROR_LENGTH = 300;
 const FETCH_CONCURRENCY = 3;
 
@@ -122,14 +126,12 @@ async function inBatches<T>(items: readonly T[], size: number, run: (item: T) =>
 
 /** Runs one attempt under the capture lease. */
 export async function captureOnce(options: CaptureOptions): Promise<CaptureResult> {
-  const { storage } = options;
-  const holder = randomBytes(16).toString('hex');
-  const leaseNow = options.leaseNowMs ?? Date.now;
-  if (!(await storage.tryLease(CAPTURE_LEASE, holder, CAPTURE_LEASE_MS, leaseNow()))) return { ran: false, reason: 'capture_in_progress' };
+  const lease = await acquireLease(options.storage, CAPTURE_LEASE, { ttlMs: CAPTURE_LEASE_MS, nowMs: options.leaseNowMs });
+  if (!lease) return { ran: false, reason: 'capture_in_progress' };
   try {
     return { ran: true, attempt: await runAttempt(options) };
   } finally {
-    await storage.releaseLease(CAPTURE_LEASE, holder).catch(() => undefined);
+    await lease.release();
   }
 }
 

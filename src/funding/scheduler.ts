@@ -1,11 +1,20 @@
 // The capture scheduler `serve` runs: one capture right after start, then one every
 // `captureInterval` seconds (measured start to start). A tick that finds a capture still
-// running in this process, or the capture lease held by another instance, is skipped —
-// the lease makes "one capture at a time" hold across every instance sharing the store.
+// running in this process is skipped. A tick that finds the capture lease held elsewhere
+// does not wait for the next interval: it looks again every `leaseRetryMs` until an attempt
+// has been recorded since the tick (whoever held the lease captured) or it can capture
+// itself (the holder died and its lease was taken over or expired). So a crashed holder
+// costs one short lease, never a whole interval. A tick the store refused outright
+// (busy, faulty, unreachable) is retried the same way.
 
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../http/deps.js';
-import { captureOnce, describeFailure, type CaptureResult } from './capture.js';
+import type { Instant } from '../core/time.js';
+import { newestAttempt } from './archive.js';
+import { CAPTURE_LEASE_MS, captureOnce, describeFailure, type CaptureResult } from './capture.js';
+
+/** How often a tick that found the lease taken looks again. */
+export const LEASE_RETRY_MS = CAPTURE_LEASE_MS / 4;
 
 export interface CaptureScheduler {
   stop(): Promise<void>;
@@ -13,17 +22,23 @@ export interface CaptureScheduler {
   idle(): Promise<void>;
 }
 
-export function startCaptureScheduler(deps: AppDeps & { logger: FastifyBaseLogger }): CaptureScheduler | null {
-  const { config, logger } = deps;
+export interface SchedulerOptions {
+  leaseRetryMs?: number;
+}
+
+export function startCaptureScheduler(deps: AppDeps & { logger: FastifyBaseLogger }, options: SchedulerOptions = {}): CaptureScheduler | null {
+  const { config, logger, storage } = deps;
   if (config.captureInterval <= 0) return null;
   const intervalMs = config.captureInterval * 1000;
+  const leaseRetryMs = options.leaseRetryMs ?? LEASE_RETRY_MS;
   let timer: NodeJS.Timeout | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
 
   const report = (result: CaptureResult) => {
     if (!result.ran) {
-      logger.info({ reason: result.reason }, 'funding capture skipped: another capture holds the lease');
+      logger.info({ reason: result.reason, retry_in_ms: leaseRetryMs }, 'funding capture skipped: another capture holds the lease');
       return;
     }
     const a = result.attempt;
@@ -32,18 +47,48 @@ export function startCaptureScheduler(deps: AppDeps & { logger: FastifyBaseLogge
     else logger.info(fields, 'funding capture attempt succeeded');
   };
 
+  /** True when an attempt of this mode was recorded at or after `since`. */
+  const capturedSince = async (since: Instant) => {
+    const newest = await newestAttempt(storage.db, config.mode);
+    return newest !== undefined && BigInt(newest.recorded_at_us) >= since;
+  };
+
+  /** One capture; `due` is when the tick it serves came due (a retry keeps its tick's time). */
+  const capture = (due: Instant, isRetry: boolean) => {
+    running = (async () => {
+      let done = false;
+      try {
+        if (isRetry && (await capturedSince(due))) {
+          logger.info('funding capture not needed: the lease holder recorded an attempt');
+          return;
+        }
+        const result = await captureOnce({ storage, config, clock: deps.clock });
+        report(result);
+        done = result.ran;
+      } catch (error) {
+        // The store refused even the lease (busy, faulty, unreachable): as good as not run.
+        logger.error({ error: describeFailure(error).text, retry_in_ms: leaseRetryMs }, 'funding capture could not run');
+      }
+      if (!done && !stopped) {
+        clearTimeout(retryTimer);
+        retryTimer = setTimeout(() => {
+          retryTimer = undefined;
+          if (!stopped && !running) capture(due, true);
+        }, leaseRetryMs);
+      }
+    })().finally(() => {
+      running = undefined;
+    });
+  };
+
   const tick = () => {
     if (stopped) return;
     const startedAt = Date.now();
-    if (running) {
-      logger.info('funding capture skipped: the previous one is still running');
-    } else {
-      running = captureOnce({ storage: deps.storage, config, clock: deps.clock })
-        .then(report, (error) => logger.error({ error: describeFailure(error).text }, 'funding capture could not run'))
-        .finally(() => {
-          running = undefined;
-        });
-    }
+    // A regular tick supersedes a pending retry of the previous one.
+    clearTimeout(retryTimer);
+    retryTimer = undefined;
+    if (running) logger.info('funding capture skipped: the previous one is still running');
+    else capture(deps.clock(), false);
     if (!stopped) timer = setTimeout(tick, Math.max(0, startedAt + intervalMs - Date.now()));
   };
   tick();
@@ -51,7 +96,8 @@ export function startCaptureScheduler(deps: AppDeps & { logger: FastifyBaseLogge
   return {
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
+      clearTimeout(retryTimer);
       await running;
     },
     async idle() {

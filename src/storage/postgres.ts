@@ -1,7 +1,8 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
+import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 import type { Database } from './schema.js';
-import { migrate, pingWith, releaseLeaseWith, tryLeaseWith, type Storage } from './storage.js';
+import { migrate, probeWith, releaseLeaseWith, tryLeaseWith, type Storage } from './storage.js';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -52,6 +53,12 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     types: typeParsers,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // A client whose server goes away emits 'error' — on the pool while idle, on itself while
+  // lent out — and an unheard 'error' would end the process. The query in flight fails on
+  // its own, the pool drops the dead client and the next query connects afresh, so an
+  // outage costs failed queries (503s, readiness down) until the server is back.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   if (schema) {
     const client = await pool.connect();
     try {
@@ -60,12 +67,12 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
       client.release();
     }
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   const storage: Storage = {
     dialect: 'postgres',
     db,
     location: redact(options.connectionString),
-    ping: () => pingWith(db),
+    ping: () => probeWith(db, 'postgres'),
     serialized(lockName, fn) {
       return db.transaction().execute(async (trx) => {
         await sql`select pg_advisory_xact_lock(${lockKey(lockName).toString()}::bigint)`.execute(trx);
@@ -78,6 +85,6 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
   };
   // Kysely's migrator holds a PostgreSQL advisory lock while it runs, so instances
   // starting together migrate one after another.
-  if (options.migrate !== false) await migrate(db, 'postgres', schema);
+  if (options.migrate !== false) await migrate(db, 'postgres');
   return storage;
 }

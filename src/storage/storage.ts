@@ -1,9 +1,11 @@
 // The storage interface every area talks to. Two implementations (SQLite, PostgreSQL)
 // share one Kysely query layer and one migration list; only locking differs.
 
-import { Kysely, Migrator, sql, type MigrationProvider } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
 import { allMigrations } from './migrations/index.js';
+import { StorageFaultError } from './faults.js';
+import { holderIsGone } from './lease.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -12,7 +14,10 @@ export interface Storage {
   readonly db: Kysely<Database>;
   /** Where the data lives, without credentials (for logs and `readyz`). */
   readonly location: string;
-  /** Throws when the store cannot answer a trivial query. */
+  /**
+   * Throws unless the store can serve the routes: it answers, carries every migration this
+   * build knows, and (SQLite) its file has passed a structural check since it was opened.
+   */
   ping(): Promise<void>;
   /**
    * Runs `fn` in one transaction that no other holder of `lockName` can interleave
@@ -20,22 +25,24 @@ export interface Storage {
    * uses BEGIN IMMEDIATE (one writer per file); PostgreSQL a transaction advisory lock.
    */
   serialized<T>(lockName: string, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
-  /** Takes or renews the named lease for `holder`; false while another holder has it. */
+  /**
+   * Takes or renews the named lease for `holder`; false while another holder has it — unless
+   * that holder's expiry has passed or it provably died (src/storage/lease.ts).
+   */
   tryLease(name: string, holder: string, ttlMs: number, nowMs?: number): Promise<boolean>;
   releaseLease(name: string, holder: string): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * `schema`: the PostgreSQL schema the store lives in, when not the default. Kysely's
- * migrator looks for its bookkeeping tables in every schema it can see unless told
- * which one is ours, and would skip creating them in a fresh schema whenever another
- * schema of the same database (another store, another test) already has them.
+ * Brings the schema up to date. On PostgreSQL the dialect's introspector shows the migrator
+ * only the store's own schema (src/storage/postgres-introspector.ts), so other stores in the
+ * same database never hide or break its bookkeeping tables.
  */
-export async function migrate(db: Kysely<Database>, dialect: Dialect, schema?: string): Promise<string[]> {
+export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
   const migrations = allMigrations(dialect);
   const provider: MigrationProvider = { getMigrations: async () => migrations };
-  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
@@ -45,7 +52,7 @@ export async function migrate(db: Kysely<Database>, dialect: Dialect, schema?: s
 export async function tryLeaseWith(storage: Storage, name: string, holder: string, ttlMs: number, nowMs: number): Promise<boolean> {
   return storage.serialized(`lease:${name}`, async (trx) => {
     const row = await trx.selectFrom('leases').selectAll().where('name', '=', name).executeTakeFirst();
-    if (row && row.holder !== holder && Number(row.expires_at) > nowMs) return false;
+    if (row && row.holder !== holder && Number(row.expires_at) > nowMs && !holderIsGone(row.holder)) return false;
     const expires = nowMs + ttlMs;
     if (row) {
       await trx.updateTable('leases').set({ holder, expires_at: expires }).where('name', '=', name).execute();
@@ -60,6 +67,16 @@ export async function releaseLeaseWith(storage: Storage, name: string, holder: s
   await storage.db.deleteFrom('leases').where('name', '=', name).where('holder', '=', holder).execute();
 }
 
-export async function pingWith(db: Kysely<Database>): Promise<void> {
-  await sql`select 1`.execute(db);
+/**
+ * Reads the migration table: this touches the file (or server) for real, unlike `select 1`,
+ * and proves the schema the routes query is all there.
+ */
+export async function probeWith(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  const rows = await (db as unknown as Kysely<Record<string, { name: string }>>)
+    .selectFrom(DEFAULT_MIGRATION_TABLE)
+    .select('name')
+    .execute();
+  const applied = new Set(rows.map((r) => r.name));
+  const missing = Object.keys(allMigrations(dialect)).filter((name) => !applied.has(name));
+  if (missing.length > 0) throw new StorageFaultError(`the store lacks migration(s) ${missing.join(', ')}`);
 }

@@ -1,6 +1,13 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { backends } from '../helpers/storage.js';
+import { newLeaseHolder } from '../../src/storage/lease.js';
+import { currentProcess, identityOf } from '../../src/storage/process-identity.js';
+
+/** A holder name as another process would record it. */
+const holderFor = (identity: object) => JSON.stringify({ token: 'other', ...identity });
 
 for (const backend of backends) {
   describe(`storage contract on ${backend.name}`, () => {
@@ -36,6 +43,39 @@ for (const backend of backends) {
         expect(await other.tryLease('capture', 'b', 1000, 11_700)).toBe(true); // expired
         await other.releaseLease('capture', 'b');
         expect(await storage.tryLease('capture', 'a', 1000, 11_800)).toBe(true);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it.runIf(process.platform === 'linux')('a lease whose holder died on this host is taken over before it expires; a live holder keeps it', async () => {
+      const { storage, openAnother, cleanup } = await backend.open();
+      const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+      try {
+        await once(child, 'spawn');
+        const other = await openAnother();
+        expect(await other.tryLease('capture', holderFor(identityOf(child.pid!)!), 60_000, 10_000)).toBe(true);
+        expect(await storage.tryLease('capture', newLeaseHolder(), 60_000, 10_001)).toBe(false);
+        child.kill('SIGKILL');
+        await once(child, 'exit');
+        const successor = newLeaseHolder();
+        expect(await storage.tryLease('capture', successor, 60_000, 10_002)).toBe(true);
+        expect((await storage.db.selectFrom('leases').select('holder').execute()).map((r) => r.holder)).toEqual([successor]);
+      } finally {
+        child.kill('SIGKILL');
+        await cleanup();
+      }
+    });
+
+    it('a holder that cannot be checked from here (another host, an opaque name) keeps its lease until it expires', async () => {
+      const { storage, cleanup } = await backend.open();
+      try {
+        const elsewhere = holderFor({ ...currentProcess(), host: 'another-host', pid: 2 ** 22 + 17, start: '5' });
+        expect(await storage.tryLease('a', elsewhere, 1000, 10_000)).toBe(true);
+        expect(await storage.tryLease('a', newLeaseHolder(), 1000, 10_999)).toBe(false);
+        expect(await storage.tryLease('a', newLeaseHolder(), 1000, 11_000)).toBe(true);
+        expect(await storage.tryLease('b', 'opaque', 1000, 10_000)).toBe(true);
+        expect(await storage.tryLease('b', newLeaseHolder(), 1000, 10_999)).toBe(false);
       } finally {
         await cleanup();
       }

@@ -1,6 +1,7 @@
 // Liveness and readiness. `/healthz` answers while the process serves requests;
-// `/readyz` also proves the store answers, so orchestrators can route around a
-// replica whose database is gone.
+// `/readyz` also proves the store can serve the storage routes (it answers, its schema is
+// complete, an SQLite file is intact), so orchestrators can route around a replica whose
+// database is gone or damaged.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { CoreErrors, AppError } from '../../core/errors.js';
@@ -30,12 +31,14 @@ export const systemPlugin: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
 
   app.get(
     '/readyz',
-    { schema: { tags: ['system'], operationId: 'readiness', summary: 'Readiness: the store is reachable', response: { 200: ReadyResponse } } },
-    async () => {
+    { schema: { tags: ['system'], operationId: 'readiness', summary: 'Readiness: the store can serve the storage routes', response: { 200: ReadyResponse } } },
+    async (request) => {
       try {
         await deps.storage.ping();
       } catch (error) {
-        throw new AppError(CoreErrors.storage_unavailable, 'the store is not reachable', { headers: { 'retry-after': '5' }, cause: error });
+        // The body stays generic (it is public); the operator finds the reason in the log.
+        request.log.warn({ err: error }, 'not ready: the store cannot serve the storage routes');
+        throw new AppError(CoreErrors.storage_unavailable, 'the store is not usable', { headers: { 'retry-after': '5' }, cause: error });
       }
       return { status: 'ready' as const, storage: deps.storage.dialect, mode: deps.config.mode };
     },

@@ -1,0 +1,317 @@
+// The Kysely driver for the embedded store. better-sqlite3 is synchronous, so anything
+// that waits inside it — a busy timeout waiting for another process's write lock — stops
+// the whole event loop. This driver never lets SQLite wait:
+// - the connection's busy timeout is 0; a statement that finds the file locked (SQLITE_BUSY)
+//   gives the connection back to other callers, sleeps on a timer and tries again, up to
+//   `busyWaitMs` from its first refusal, then fails with `storage_busy`. Only statements
+//   outside a transaction are retried: every transaction starts with BEGIN IMMEDIATE, which
+//   is where writers contend in WAL mode, so nothing inside one ever needs a retry;
+// - an error that says the connection's view of the file is broken (corrupt, not a
+//   database, I/O error, moved) marks the handle faulty: callers get `storage_unavailable`
+//   at once, and the next caller after a pause replaces the handle with a fresh one, but
+//   only once the file passes `PRAGMA quick_check` (run in a worker thread).
+// One connection per file and process stays the rule; callers take turns on it through a
+// FIFO mutex, as with Kysely's own SQLite driver.
+
+import type BetterSqlite3 from 'better-sqlite3';
+import {
+  CompiledQuery,
+  SelectQueryNode,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+} from 'kysely';
+import { busyBackoffMs, classifySqliteError, StorageBusyError, StorageFaultError } from './faults.js';
+import { checkSqliteFile, type IntegrityVerdict } from './sqlite-integrity.js';
+
+/** Pause before the first reopen after a failed one; doubles up to the maximum. */
+const REOPEN_PAUSE_MS = 1000;
+const REOPEN_PAUSE_MAX_MS = 10_000;
+/** Prepared statements kept per handle (the query shapes of this service number in the tens). */
+const STATEMENT_CACHE_SIZE = 256;
+
+export interface ResilientSqliteOptions {
+  /** Path of the database file, or ':memory:'. */
+  file: string;
+  /** The open, configured connection to start with. */
+  handle: BetterSqlite3.Database;
+  /** Opens and configures a new connection to `file` (used to replace a faulty one). */
+  connect(file: string): BetterSqlite3.Database;
+  /** Longest time a statement keeps retrying while another process holds the lock. */
+  busyWaitMs: number;
+  /** Brings a reopened file up to date (migrations) before it is used. */
+  prepareReopened?(handle: BetterSqlite3.Database): Promise<void>;
+}
+
+class Mutex {
+  #locked = false;
+  readonly #waiters: Array<() => void> = [];
+
+  lock(): Promise<void> {
+    if (!this.#locked) {
+      this.#locked = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  unlock(): void {
+    const next = this.#waiters.shift();
+    if (next) next();
+    else this.#locked = false;
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function describe(error: unknown): string {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const text = typeof e?.code === 'string' ? `${e.code}: ${String(e.message)}` : String(e?.message ?? error);
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+export class ResilientSqliteDriver implements Driver {
+  readonly #options: ResilientSqliteOptions;
+  readonly #mutex = new Mutex();
+  readonly #connection: DatabaseConnection;
+  #handle: BetterSqlite3.Database;
+  #statements = new Map<string, BetterSqlite3.Statement>();
+  /** Bumped whenever the handle is replaced, so stale verdicts are ignored. */
+  #generation = 0;
+  #fault: string | null = null;
+  #reopenAt = 0;
+  #reopenPauseMs = REOPEN_PAUSE_MS;
+  #reopening = false;
+  #verdict: { generation: number; result: Promise<IntegrityVerdict> } | null = null;
+  #closed = false;
+
+  constructor(options: ResilientSqliteOptions) {
+    this.#options = options;
+    this.#handle = options.handle;
+    this.#connection = {
+      executeQuery: (query) => this.#execute(query),
+      streamQuery: (query) => this.#stream(query),
+    };
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    if (this.#fault !== null && !this.#closed) await this.#recover();
+    await this.#mutex.lock();
+    try {
+      this.#usableHandle();
+    } catch (error) {
+      this.#mutex.unlock();
+      throw error;
+    }
+    return this.#connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteIdentifier(name)}`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to ${quoteIdentifier(name)}`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release ${quoteIdentifier(name)}`));
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.#mutex.unlock();
+  }
+
+  async destroy(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#statements.clear();
+    this.#handle.close();
+  }
+
+  /**
+   * Resolves when the file behind the current handle has passed a full structural check
+   * (run once per handle, on demand); rejects with `storage_unavailable` — and marks the
+   * handle faulty — when it has not.
+   */
+  async verifyFile(): Promise<void> {
+    if (this.#options.file === ':memory:') return;
+    if (this.#fault !== null) throw new StorageFaultError(`the store is unusable (${this.#fault}); it will be reopened`);
+    const generation = this.#generation;
+    if (this.#verdict?.generation !== generation) this.#verdict = { generation, result: checkSqliteFile(this.#options.file) };
+    const verdict = await this.#verdict.result;
+    if (verdict.ok) return;
+    const reason = `the store file failed its integrity check: ${verdict.detail ?? 'unknown problem'}`;
+    if (generation === this.#generation) this.#markFaulty(reason);
+    throw new StorageFaultError(reason);
+  }
+
+  #usableHandle(): BetterSqlite3.Database {
+    if (this.#closed) throw new Error('the store is closed');
+    if (this.#fault !== null) throw new StorageFaultError(`the store is unusable (${this.#fault}); it will be reopened`);
+    return this.#handle;
+  }
+
+  #prepare(handle: BetterSqlite3.Database, text: string): BetterSqlite3.Statement {
+    let statement = this.#statements.get(text);
+    if (!statement) {
+      statement = handle.prepare(text);
+      if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.delete(this.#statements.keys().next().value!);
+      this.#statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  async #execute<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    let firstRefusal: number | undefined;
+    for (let attempt = 0; ; attempt++) {
+      // A faulty handle already rolled back whatever was open; the caller's rollback is moot.
+      if (this.#fault !== null && /^\s*rollback\s*$/i.test(query.sql)) return { rows: [] };
+      const handle = this.#usableHandle();
+      try {
+        const statement = this.#prepare(handle, query.sql);
+        if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
+        const { changes, lastInsertRowid } = statement.run(query.parameters);
+        return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+      } catch (error) {
+        const kind = classifySqliteError(error);
+        if (kind === 'fault') {
+          const reason = describe(error);
+          this.#markFaulty(reason);
+          throw new StorageFaultError(`the store failed and will be reopened: ${reason}`, error);
+        }
+        if (kind !== 'busy') throw error;
+        const now = Date.now();
+        firstRefusal ??= now;
+        if (handle.inTransaction || now - firstRefusal >= this.#options.busyWaitMs) throw new StorageBusyError(now - firstRefusal, error);
+        // Nothing of ours is open on the connection: let other callers use it meanwhile.
+        this.#mutex.unlock();
+        try {
+          await sleep(busyBackoffMs(attempt));
+        } finally {
+          await this.#mutex.lock();
+        }
+      }
+    }
+  }
+
+  async *#stream<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (!SelectQueryNode.is(query.query)) throw new Error('the SQLite driver streams select queries only');
+    const handle = this.#usableHandle();
+    try {
+      // Not cached: an iterating statement cannot be used by anyone else until it finishes.
+      for (const row of handle.prepare(query.sql).iterate(query.parameters)) yield { rows: [row as R] };
+    } catch (error) {
+      const kind = classifySqliteError(error);
+      if (kind === 'fault') {
+        this.#markFaulty(describe(error));
+        throw new StorageFaultError(`the store failed and will be reopened: ${describe(error)}`, error);
+      }
+      if (kind === 'busy') throw new StorageBusyError(0, error);
+      throw error;
+    }
+  }
+
+  #markFaulty(reason: string): void {
+    if (this.#fault !== null) return;
+    this.#fault = reason;
+    this.#reopenAt = Date.now();
+    // Give up any transaction at once, so other processes are not kept waiting on its lock.
+    try {
+      if (this.#handle.inTransaction) this.#handle.exec('rollback');
+    } catch {
+      // The handle is being replaced anyway.
+    }
+  }
+
+  /** Replaces a faulty handle, at most one attempt at a time and not more often than the pause allows. */
+  async #recover(): Promise<void> {
+    const fault = this.#fault;
+    if (this.#reopening || Date.now() < this.#reopenAt) {
+      throw new StorageFaultError(`the store is unusable (${fault}); it is being reopened`);
+    }
+    this.#reopening = true;
+    try {
+      await this.#reopen();
+      this.#reopenPauseMs = REOPEN_PAUSE_MS;
+    } catch (error) {
+      this.#reopenAt = Date.now() + this.#reopenPauseMs;
+      this.#reopenPauseMs = Math.min(REOPEN_PAUSE_MAX_MS, this.#reopenPauseMs * 2);
+      throw error instanceof StorageFaultError ? error : new StorageFaultError(`the store could not be reopened: ${describe(error)}`, error);
+    } finally {
+      this.#reopening = false;
+    }
+  }
+
+  async #reopen(): Promise<void> {
+    const { file } = this.#options;
+    if (file === ':memory:') throw new StorageFaultError('an in-memory store cannot be reopened');
+    const verdict = await checkSqliteFile(file);
+    if (!verdict.ok) throw new StorageFaultError(`the store file failed its integrity check: ${verdict.detail ?? 'unknown problem'}`);
+    const fresh = this.#options.connect(file);
+    try {
+      await this.#options.prepareReopened?.(fresh);
+    } catch (error) {
+      fresh.close();
+      throw error;
+    }
+    await this.#mutex.lock();
+    try {
+      if (this.#closed) {
+        fresh.close();
+        throw new Error('the store is closed');
+      }
+      try {
+        this.#handle.close();
+      } catch {
+        // Closing a faulty handle may fail; it is dropped either way.
+      }
+      this.#handle = fresh;
+      this.#statements = new Map();
+      this.#generation++;
+      this.#verdict = { generation: this.#generation, result: Promise.resolve(verdict) };
+      this.#fault = null;
+    } finally {
+      this.#mutex.unlock();
+    }
+  }
+}
+
+export class ResilientSqliteDialect implements Dialect {
+  constructor(readonly driver: ResilientSqliteDriver) {}
+  createDriver(): Driver {
+    return this.driver;
+  }
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+  createIntrospector(db: Kysely<any>) {
+    return new SqliteIntrospector(db);
+  }
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+}

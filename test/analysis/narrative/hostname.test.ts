@@ -32,7 +32,18 @@ describe('declared source family', () => {
     expect(declaredFamily({ id: 's', kind: 'primary' })).toBe('s');
   });
 
-  it('falls back to the source id when only "www." was there to strip', () => {
-    expect(declaredFamily({ id: 'fallback', kind: 'reporting', url: 'http://www./x' })).toBe('fallback');
+  it('decides on the host before stripping "www.", so a host that is only "www." declares the family ""', () => {
+    expect(declaredFamily({ id: 'fallback', kind: 'reporting', url: 'http://www./x' })).toBe('');
+    expect(declaredFamily({ id: 'fallback', kind: 'reporting', url: 'https://WWW.' })).toBe('');
+    expect(declaredFamily({ id: 'fallback', kind: 'reporting', url: 'https://www' })).toBe('www');
+    // An empty declared family is no family: the URL decides.
+    expect(declaredFamily({ id: 'fallback', kind: 'reporting', family: '', url: 'https://www.' })).toBe('');
+  });
+
+  it(`equals the reference's family on ${fixtures.urls.length} URLs`, () => {
+    for (const c of fixtures.urls) {
+      expect(declaredFamily({ id: 'source-id', kind: 'primary', url: c.url }), c.url).toBe(c.family);
+    }
+    expect(fixtures.urls.filter((c) => c.family === '').length).toBeGreaterThanOrEqual(5);
   });
 });

@@ -11,11 +11,18 @@ Output is deterministic (fixed seeds) and goes to test/fixtures/analysis/:
   pivot order, rotation with math.copysign(1, tau) and math.hypot, stable descending sort)
   run by CPython on symmetric matrices, many of them correlation matrices whose pivots meet
   equal diagonal entries (tau = -0.0 when the pivot is negative).
+* int-tokens-reference.json -- what the reference computes from JSON int tokens, which
+  Python keeps as exact integers: spectral first differences and identity returns
+  (round15 of the exact value), spectral measurement coverage (set / min / max over exact
+  values, echoed with their kind), and market measurement coverage (statistics.median,
+  int - int and int / int exact then rounded once). Inputs are JSON texts, so the tests
+  read them with the strict reader and see the same tokens the service would.
 """
 import json
 import math
 import os
 import random
+import statistics
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -133,6 +140,129 @@ def jacobi_cases():
     return out
 
 
+# --- int tokens ----------------------------------------------------------------------------
+
+def r15(x):
+    return float("%.15g" % x)
+
+
+def token(x):
+    return json.dumps(x)
+
+
+def random_size(rng):
+    """A sample size token: ints around 2^53 and far beyond, floats sharing their doubles."""
+    kind = rng.random()
+    if kind < 0.30:
+        return 10 ** 17 + rng.randint(-3, 3)
+    if kind < 0.45:
+        return 2 ** 53 + rng.randint(-2, 2)
+    if kind < 0.55:
+        return float(10 ** 17 + rng.randint(-40, 40))
+    if kind < 0.65:
+        e = rng.randint(53, 1000)
+        return 2 ** e + rng.randint(0, 3)
+    if kind < 0.75:
+        return rng.randint(1, 10 ** 6)
+    if kind < 0.85:
+        return float(rng.randint(1, 10 ** 6)) + rng.choice([0.0, 0.5, 0.25])
+    return rng.randint(1, 10 ** 30)
+
+
+def random_level(rng):
+    kind = rng.random()
+    if kind < 0.35:
+        return 10 ** 17 + rng.randint(-1000, 1000)
+    if kind < 0.5:
+        return -(10 ** 17) + rng.randint(-5, 5)
+    if kind < 0.6:
+        return float(10 ** 17 + rng.randint(-1000, 1000))
+    if kind < 0.7:
+        return 2 ** rng.randint(53, 1020) * rng.choice([1, -1]) + rng.randint(-9, 9)
+    if kind < 0.8:
+        return rng.choice([0, 0.0, -0.0, 1, -1])
+    if kind < 0.9:
+        return rng.uniform(-1e6, 1e6)
+    return rng.randint(-(10 ** 40), 10 ** 40)
+
+
+def int_token_cases():
+    rng = random.Random(20261011)
+    differences = []
+    pairs = [(10 ** 17, 10 ** 17 + 1), (2 ** 53, 2 ** 53 + 1), (2 ** 53 + 1, 2 ** 53 + 3), (0, 0), (0, -0.0),
+             (-0.0, 0), (1, 1.0), (10 ** 17, 1e17), (1e17, 10 ** 17 + 1), (-(10 ** 17), 10 ** 17),
+             (-(2 ** 1023), 2 ** 1023), (2 ** 1023, -(2 ** 1023))]
+    pairs += [(random_level(rng), random_level(rng)) for _ in range(1500)]
+    # JSON has no -0 int literal in Python's json.dumps; the texts spell it explicitly.
+    texts = [("0" if isinstance(a, int) and a == 0 else token(a), "0" if isinstance(b, int) and b == 0 else token(b)) for a, b in pairs]
+    texts += [("-0", "0"), ("0", "-0"), ("-0", "-0"), ("-0", "0.0"), ("-0.0", "-0"), ("-0", "5"), ("100000000000000001", "-0")]
+    for before, after in texts:
+        b, a = json.loads(before), json.loads(after)
+        try:
+            diff = r15(a - b)
+        except OverflowError:
+            diff = None
+        differences.append({"before": before, "after": after, "first_difference": diff, "identity_return": r15(a)})
+
+    spectral = []
+    lists = [[10 ** 17, 10 ** 17 + 1], [10 ** 17 + 1, 10 ** 17], [1e17, 10 ** 17], [10 ** 17, 1e17, 10 ** 17 + 1],
+             [2 ** 53 + 1, 2 ** 53], [float(2 ** 53), 2 ** 53 + 1, 2 ** 53]]
+    for _ in range(400):
+        n = rng.randint(1, 8)
+        base = random_size(rng)
+        lst = [base if rng.random() < 0.4 else random_size(rng) for _ in range(n)]
+        lists.append(lst)
+    for lst in lists:
+        status = "variable" if len(set(lst)) > 1 else "constant_declared_count"
+        spectral.append({"sizes": "[" + ", ".join(token(x) for x in lst) + "]", "status": status,
+                         "minimum": token(min(lst)), "maximum": token(max(lst))})
+
+    market = []
+    for i in range(400):
+        b = rng.randint(10, 40)
+        r = rng.randint(1, 8)
+        base = random_size(rng)
+        sizes = [base if rng.random() < 0.5 else random_size(rng) for _ in range(b + r)]
+        if i % 4 == 0:
+            # Baseline and recent sizes one apart: only exact arithmetic sees the change.
+            big = 10 ** 17 + rng.randint(0, 9)
+            sizes = [big] * b + [big + 1] * r
+        drop = rng.choice([0, 0.0, 1e-18, 0.2, 1, 1e-17])
+        before = statistics.median(sizes[:b])
+        after = statistics.median(sizes[b:])
+        try:
+            rel = (after - before) / before
+            status = "changed" if abs(rel) >= drop and rel != 0 else "stable"
+            entry = {"status": status, "relative_change": r15(rel)}
+        except OverflowError:
+            entry = None
+        market.append({"baseline": b, "recent": r, "drop": token(drop),
+                       "sizes": "[" + ", ".join(token(x) for x in sizes) + "]", "coverage": entry})
+    # int / int, correctly rounded by CPython: normal, subnormal, overflowing and tie cases.
+    divisions = []
+    quotients = [(1, 3), (2, 3), (10 ** 17 + 1 - 10 ** 17, 10 ** 17), (1, 2 ** 1074), (1, 2 ** 1075), (3, 2 ** 1076),
+                 (2 ** 53 + 1, 2), (2 ** 54 + 2, 4), (2 ** 1024, 1), (2 ** 1024 - 2 ** 970, 1), (2 ** 1024 - 2 ** 971, 1),
+                 (0, 5), (0, -5), (-7, 2), (7, -2), (10 ** 400, 10 ** 399 + 1)]
+    for _ in range(600):
+        a = rng.randint(-(10 ** rng.randint(1, 330)), 10 ** rng.randint(1, 330))
+        d = rng.randint(1, 10 ** rng.randint(1, 330)) * rng.choice([1, -1])
+        quotients.append((a, d))
+    for _ in range(300):
+        # Quotients on a rounding boundary: odd multiples of half a last place.
+        m = rng.randint(2 ** 52, 2 ** 53 - 1) * 2 + 1
+        e = rng.randint(-1100, 900)
+        quotients.append((m * 2 ** e, 2) if e >= 0 else (m, 2 ** (1 - e)))
+    for a, d in quotients:
+        try:
+            q = a / d
+        except OverflowError:
+            q = None
+        divisions.append({"numerator": str(a), "denominator": str(d), "quotient": q})
+    return {"differences": differences, "spectral_coverage": spectral, "market_coverage": market,
+            "true_divide": divisions}
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     dump("jacobi-reference.json", jacobi_cases())
+    dump("int-tokens-reference.json", int_token_cases())

@@ -17,13 +17,24 @@ Output is deterministic (fixed seeds) and goes to test/fixtures/analysis/:
   values, echoed with their kind), and market measurement coverage (statistics.median,
   int - int and int / int exact then rounded once). Inputs are JSON texts, so the tests
   read them with the strict reader and see the same tokens the service would.
+* log-reference.bin + log-reference.json -- math.log (glibc's log, which the reference's
+  transforms use) on about 300 000 positive doubles: random bit patterns over the whole
+  range, subnormals, prices (cents, 4 decimals, geometric paths), the neighbourhood of 1,
+  powers of two and their neighbours, integers, and hard cases (logarithms within a tiny
+  fraction of an ulp of a rounding boundary). The .bin holds (x, math.log(x)) pairs as
+  little-endian float64; the .json the section sizes and every input where glibc's log is
+  not the correctly rounded value (checked with 60-digit decimal arithmetic), with that
+  value and the distance of the true logarithm from the midpoint, in ulps.
 """
+import decimal
 import json
 import math
 import os
 import random
 import statistics
+import struct
 import sys
+from decimal import Decimal
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "test", "fixtures", "analysis")
@@ -262,7 +273,107 @@ def int_token_cases():
             "true_divide": divisions}
 
 
+# --- natural logarithm ---------------------------------------------------------------------
+
+# Inputs whose logarithm lies within about 2^-22 ulp of a midpoint between two doubles,
+# found by scanning 3 * 10^8 price-like and random inputs with a double-double estimate
+# (they are the ones the fast path hands to the exact evaluation); each is re-checked
+# below with decimal arithmetic. The last is the binary64 worst case of ln for directed
+# rounding (within 2^-40 ulp of a double): Lefèvre and Muller's table.
+LOG_HARD_CASES = [
+    "0x1.e99535f000000p-1",
+    "0x1.305a6e147ae14p+17",
+    "0x1.b5d591758e219p+15",
+    "0x1.99a0aaa64c2f8p+15",
+    "0x1.0ecbe1570a3d7p+23",
+    "0x1.0755d1999999ap+22",
+    "0x1.fd902f0200000p+2",
+    "0x1.0ea1a6e18c000p+10",
+    "0x1.1589bffd3e800p+12",
+    "0x1.0654705c28f5cp+23",
+    "0x1.030e6b4395810p+16",
+    "0x1.fea8bab19c000p+10",
+    "0x1.2835203d70a3dp+21",
+    "0x1.f52d5c62f6000p+10",
+    "0x1.0587f9db22d0ep+16",
+    "0x1.6529d2d087661p-9",
+    "0x1.62a88613629b6p+678",
+]
+
+
+def log_sections():
+    rng = random.Random(20261012)
+    sections = []
+
+    def random_positive():
+        while True:
+            x = struct.unpack("<d", struct.pack("<Q", rng.getrandbits(63)))[0]
+            if math.isfinite(x) and x > 0:
+                return x
+
+    sections.append(("random_bits", [random_positive() for _ in range(150_000)]))
+    sub = [struct.unpack("<d", struct.pack("<Q", rng.randint(1, 2 ** 52 - 1)))[0] for _ in range(2_000)]
+    sections.append(("subnormal", sub + [5e-324, 2.2250738585072014e-308, 2.225073858507201e-308]))
+    prices = []
+    for _ in range(40_000):
+        prices.append(rng.randint(1, 10 ** 9) / 100)
+        prices.append(rng.randint(1, 10 ** 9) / 10_000)
+    for _ in range(200):
+        p, g = rng.uniform(1, 5000), rng.uniform(-0.01, 0.01)
+        for _ in range(50):
+            p *= 1 + g
+            prices.append(p)
+    prices.append(2562.890625)
+    sections.append(("prices", prices))
+    near = [1.0]
+    for j in range(1, 3001):
+        near += [1 + j * 2.0 ** -52, 1 - j * 2.0 ** -53]
+    for _ in range(10_000):
+        near.append(1 + rng.uniform(-1, 1) * 2.0 ** -rng.uniform(8, 52))
+    for b in (2.0 ** -8, -(2.0 ** -8)):
+        x = 1 + b
+        near += [x, math.nextafter(x, 0), math.nextafter(x, 2), math.nextafter(math.nextafter(x, 0), 0)]
+    sections.append(("near_one", near))
+    powers = []
+    for k in range(-1074, 1024):
+        x = 2.0 ** k
+        powers += [x, math.nextafter(x, math.inf), math.nextafter(x, 0)]
+    sections.append(("powers_of_two", [x for x in powers if x > 0 and math.isfinite(x)]))
+    sections.append(("integers", [float(k) for k in range(1, 10_001)] + [float(2 ** 53 - 1), 1.7976931348623157e308]))
+    sections.append(("hard", [float.fromhex(h) for h in LOG_HARD_CASES]))
+    return sections
+
+
+def log_fixture():
+    ctx = decimal.Context(prec=60)
+    pairs = bytearray()
+    meta = {"sections": [], "glibc_not_correctly_rounded": [], "hard_cases": []}
+    for name, xs in log_sections():
+        meta["sections"].append({"name": name, "count": len(xs)})
+        for x in xs:
+            y = math.log(x)
+            pairs += struct.pack("<dd", x, y)
+            if x == 1.0:
+                continue
+            exact = ctx.ln(Decimal(x))
+            correct = float(exact)
+            if correct != y or name == "hard":
+                # Distance of the true value from the nearest midpoint, in ulps of the result.
+                u = Decimal(math.ulp(correct))
+                mid = Decimal(correct) + (u / 2 if exact > Decimal(correct) else -u / 2)
+                entry = {"x": x.hex(), "glibc": y, "correctly_rounded": correct,
+                         "midpoint_distance_ulp": float(abs(exact - mid) / u)}
+                if correct != y:
+                    meta["glibc_not_correctly_rounded"].append(entry)
+                if name == "hard":
+                    meta["hard_cases"].append(entry)
+    with open(os.path.join(OUT, "log-reference.bin"), "wb") as fh:
+        fh.write(bytes(pairs))
+    return meta
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
+    dump("log-reference.json", log_fixture())
     dump("jacobi-reference.json", jacobi_cases())
     dump("int-tokens-reference.json", int_token_cases())

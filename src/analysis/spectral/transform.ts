@@ -3,8 +3,9 @@
 // they were observed at the very same instants.
 import { type SpectralObservation, type SpectralSeriesKind, type SpectralTransform } from './types.js';
 import { NonFiniteStatisticError, round15 } from '../numeric/round15.js';
-import { ulp } from '../numeric/ulp.js';
 import type { FloatArena } from '../numeric/float-arena.js';
+import { logCorrectlyRounded } from '../numeric/log.js';
+import { ulp } from '../numeric/ulp.js';
 import { mayDifferFromDouble, pyFloatOf, pyNumberOf, pySub, toDouble } from '../numeric/py-number.js';
 
 export interface SeriesIntervals {
@@ -92,15 +93,19 @@ export function exactDifference(after: SpectralObservation, before: SpectralObse
   return toDouble(pySub(pyNumberOf(after, 'value'), pyNumberOf(before, 'value')));
 }
 
-/** Log returns and their tolerances for price intervals [from, count). */
+/**
+ * Log returns and their tolerances for price intervals [from, count). The logs are
+ * correctly rounded (numeric/log.ts), as the reference's C library log is in all but its
+ * rare near-ties: the returns of a smooth path are rounding noise, to the last bit.
+ */
 export function fillLogReturns(intervals: SeriesIntervals, tail: readonly SpectralObservation[], from: number): void {
   const { count, values } = intervals;
   const tolerances = intervals.tolerances as Float64Array;
   if (from >= count) return;
-  let logBefore = Math.log(tail[from].value as number);
+  let logBefore = logCorrectlyRounded(tail[from].value as number);
   let ulpBefore = ulp(logBefore);
   for (let j = from; j < count; j++) {
-    const logAfter = Math.log(tail[j + 1].value as number);
+    const logAfter = logCorrectlyRounded(tail[j + 1].value as number);
     const ulpAfter = ulp(logAfter);
     // A difference of logs, never a ratio, so the tolerance can be stated in ulps.
     const d = logAfter - logBefore;

@@ -8,6 +8,7 @@ import { jacobiEigen } from '../linalg/jacobi.js';
 import { dotExactBounded } from '../numeric/bounded-kernels.js';
 import { dotExact } from '../numeric/exact-kernels.js';
 import { ExactSum } from '../numeric/fsum.js';
+import { logCorrectlyRounded } from '../numeric/log.js';
 import { normaliseInto } from '../numeric/normalise.js';
 import { marchenkoPasturBand, marchenkoPasturReference } from './marchenko-pastur.js';
 import { floatArray, floatMatrix, overflowError, putFloat } from './numbers.js';
@@ -167,7 +168,7 @@ export function assessWindow(
   for (let k = 0; k < n; k++) {
     if (eigenvalues[k] > 0) {
       const p = eigenvalues[k] / trace;
-      acc.add(p * Math.log(p));
+      acc.add(p * logCorrectlyRounded(p));
     }
   }
   const entropy = acc.value();

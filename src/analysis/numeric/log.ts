@@ -1,17 +1,17 @@
 // Correctly rounded natural logarithm (round to nearest, ties to even).
 //
 // The reference takes logs with the C library's `log` through CPython's math.log; V8's
-// Math.log differs from it by one ulp on about 0.7 % of inputs, and on a smooth geometric
+// Math.log differs from it by one ulp on 0.4-0.7 % of inputs, and on a smooth geometric
 // price path the log returns are pure rounding noise, so one ulp there moves a reported
 // correlation in its second digit. glibc's log is within a hair of correct rounding (its
 // only departures are inputs whose logarithm lies within ~1e-4 ulp of a midpoint between
-// two doubles, about 2 in 100 000), so a correctly rounded log is the closest portable
+// two doubles, about 4 in 100 000), so a correctly rounded log is the closest portable
 // match. See test/analysis/numeric/log.test.ts for the CPython fixture.
 //
 // Method (Ziv): a double-double evaluation with a proven error bound, accepted when the
-// bound cannot straddle a rounding boundary; otherwise (about once in 10^6 calls, more
-// often just around x = 1) an exact fixed-point evaluation in BigInt arithmetic, repeated
-// at higher precision until it decides. The fast path:
+// bound cannot straddle a rounding boundary; otherwise (about once in 10^7 calls on
+// price-like inputs, more often just around x = 1) an exact fixed-point evaluation in
+// BigInt arithmetic, repeated at higher precision until it decides. The fast path:
 //   x = 2^E * m, m in [1, 2); c ~ 1/m from a 128-entry table (21-bit values, so the
 //   products below are exact); z = m*c - 1 exactly as a double-double, |z| < 2^-7.99;
 //   ln x = E*ln2 + (-ln c) + log1p(z), log1p by its Taylor series to z^9.

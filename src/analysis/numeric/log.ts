@@ -52,7 +52,8 @@ export function logCorrectlyRounded(x: number): number {
     if (d === 0) return 0;
     r = nearOne(d);
   } else {
-    r = tablePath(x, 0);
+    // A subnormal is scaled into the normal range first (x < 2^-1022 exactly then).
+    r = x < 2.2250738585072014e-308 ? tablePath(x * TWO_54, -54) : tablePath(x, 0);
   }
   return r === r ? r : logSlow(x);
 }
@@ -98,8 +99,7 @@ function nearOne(d: number): number {
 function tablePath(y: number, shift: number): number {
   f64[0] = y;
   const word = u32[HI];
-  const biased = word >>> 20; // y > 0: no sign bit
-  if (biased === 0) return tablePath(y * TWO_54, shift - 54); // subnormal
+  const biased = word >>> 20; // y > 0 and normal
   const exponent = biased - 1023 + shift;
   const i = (word >>> 13) & 0x7f;
   // The significand m in [1, 2), split into a 21-bit head and a 32-bit tail.

@@ -25,6 +25,9 @@ Output is deterministic (fixed seeds) and goes to test/fixtures/analysis/:
   little-endian float64; the .json the section sizes and every input where glibc's log is
   not the correctly rounded value (checked with 60-digit decimal arithmetic), with that
   value and the distance of the true logarithm from the midpoint, in ulps.
+* exp-reference.bin + exp-reference.json -- the same for math.exp (effective_rank takes
+  exp(-entropy)): arguments in [-ln 32, 0], across the whole range, near 0, with subnormal
+  results, at the overflow and underflow thresholds, and the integers.
 """
 import decimal
 import json
@@ -372,8 +375,52 @@ def log_fixture():
     return meta
 
 
+def exp_sections():
+    rng = random.Random(20261013)
+    sections = [
+        ("entropy", [-rng.uniform(0, math.log(32)) for _ in range(60_000)]),
+        ("whole_range", [rng.uniform(-745.2, 709.8) for _ in range(40_000)]),
+        ("near_zero", [rng.uniform(-1, 1) * 2.0 ** -rng.uniform(0, 60) for _ in range(5_000)] + [0.0, -0.0, 5e-324]),
+        ("subnormal_results", [rng.uniform(-745.2, -708.3) for _ in range(3_000)]),
+    ]
+    edges = []
+    for x in (709.782712893384, -708.3964185322641, -745.1332191019411, -745.1332191019412):
+        edges += [x, math.nextafter(x, math.inf), math.nextafter(x, -math.inf)]
+    sections.append(("thresholds", edges))
+    sections.append(("integers", [float(k) for k in range(-745, 710)]))
+    return sections
+
+
+def exp_fixture():
+    ctx = decimal.Context(prec=60)
+    pairs = bytearray()
+    meta = {"sections": [], "glibc_not_correctly_rounded": []}
+    for name, xs in exp_sections():
+        meta["sections"].append({"name": name, "count": len(xs)})
+        for x in xs:
+            try:
+                y = math.exp(x)
+            except OverflowError:
+                y = math.inf
+            pairs += struct.pack("<dd", x, y)
+            if x == 0:
+                continue
+            exact = ctx.exp(Decimal(x))
+            correct = float(exact)
+            if correct != y:
+                u = Decimal(math.ulp(correct))
+                mid = Decimal(correct) + (u / 2 if exact > Decimal(correct) else -u / 2)
+                meta["glibc_not_correctly_rounded"].append({
+                    "x": x.hex(), "glibc": y, "correctly_rounded": correct,
+                    "midpoint_distance_ulp": float(abs(exact - mid) / u)})
+    with open(os.path.join(OUT, "exp-reference.bin"), "wb") as fh:
+        fh.write(bytes(pairs))
+    return meta
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
+    dump("exp-reference.json", exp_fixture())
     dump("log-reference.json", log_fixture())
     dump("jacobi-reference.json", jacobi_cases())
     dump("int-tokens-reference.json", int_token_cases())

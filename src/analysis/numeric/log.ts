@@ -148,15 +148,15 @@ function tablePath(y: number, shift: number): number {
 // --- Slow path: fixed-point BigInt evaluation ------------------------------------------
 
 let ln2Bits = 0;
-let ln2Fixed = 0n;
+let ln2Cached = 0n;
 
-/** ln 2 * 2^bits, truncated (error below 2^8 units). */
-function ln2At(bits: number): bigint {
+/** ln 2 * 2^bits, truncated (error below 2^8 units); shared with exp's slow path. */
+export function ln2Fixed(bits: number): bigint {
   if (ln2Bits < bits) {
     ln2Bits = bits;
-    ln2Fixed = atanhSeries(1n, 3n, bits);
+    ln2Cached = atanhSeries(1n, 3n, bits);
   }
-  return ln2Fixed >> BigInt(ln2Bits - bits);
+  return ln2Cached >> BigInt(ln2Bits - bits);
 }
 
 /**
@@ -216,7 +216,7 @@ export function logSlow(x: number): number {
   }
   for (let bits = 192; ; bits *= 2) {
     const lnm = atanhSeries(mantissa - top, mantissa + top, bits);
-    const value = lnm + BigInt(e) * ln2At(bits);
+    const value = lnm + BigInt(e) * ln2Fixed(bits);
     // Error: series < 2^9 units, ln 2 < 2^8 units times |E| <= 1100.
     const slack = 1n << 20n;
     const low = toDoubleScaled(value - slack, bits);

@@ -56,6 +56,17 @@ describe('spectral transforms of int tokens', () => {
     expect(Array.from(deferredIntervals('level', observations(['100000000000000001', '1e17'])).values)).toEqual([0]);
   });
 
+  it('gives the exact difference of any two int tokens, rounded once (property)', () => {
+    const big = fc.oneof(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.bigInt({ min: 2n ** 53n - 50n, max: 2n ** 53n + 50n }));
+    fc.assert(
+      fc.property(big, big, (a, b) => {
+        const diff = deferredIntervals('level', observations([String(a), String(b)])).values[0];
+        expect(diff).toBe(Number(b - a));
+      }),
+      { numRuns: 2000, seed: 11 },
+    );
+  });
+
   it('treats the int token -0 as 0 and keeps the float -0.0', () => {
     const diff = (a: string, b: string) => deferredIntervals('spread', observations([a, b])).values[0];
     expect(sameBits(diff('0', '-0'), 0)).toBe(true);

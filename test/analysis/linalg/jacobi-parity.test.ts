@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jacobiEigen } from '../../../src/analysis/linalg/jacobi.js';
 import { loadFixture } from '../numeric/fixture.js';
@@ -41,5 +42,22 @@ describe('Jacobi eigen-decomposition parity with CPython', () => {
     expect(values).toEqual(expected.values);
     expect(sameBits(vectors[0], expected.vectors[0]) && sameBits(vectors[1], expected.vectors[1])).toBe(true);
     expect(values).toEqual([1.5, 0.5]);
+  });
+
+  it('turns every equal-diagonal 2 x 2 pivot by t = sign of the off-diagonal entry (tau = ±0)', () => {
+    // tau = 0 / (2b) carries b's sign, so t = copysign(1, tau) = sign(b): the larger
+    // eigenvalue a + |b| lands in column q, with vector (s, c) = (sign(b), 1) / sqrt(2).
+    const c = 1 / Math.sqrt(2);
+    fc.assert(
+      fc.property(fc.double({ min: -4, max: 4, noNaN: true }), fc.double({ min: 1e-6, max: 4, noNaN: true }), fc.boolean(), (a, size, negative) => {
+        const b = negative ? -size : size;
+        const { vectors } = jacobiEigen([
+          [a, b],
+          [b, a],
+        ]);
+        expect(vectors[0]).toEqual([negative ? -c : c, c]);
+      }),
+      { numRuns: 500, seed: 2 },
+    );
   });
 });

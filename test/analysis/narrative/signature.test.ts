@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SignatureBuilder, signatureOf } from '../../../src/analysis/narrative/signature.js';
-import { isDigitCodePoint, isSignatureDigitCodePoint, normaliseTitle } from '../../../src/analysis/narrative/text.js';
+import { isDigitCodePoint, isSignatureDigitCodePoint, nfkc, normaliseTitle } from '../../../src/analysis/narrative/text.js';
 import { TokenDictionary, titleTokens } from '../../../src/analysis/narrative/tokens.js';
 import { fixtures } from './fixtures.js';
 
@@ -41,6 +41,24 @@ describe('wording signature', () => {
     let others = 0;
     for (let cp = 0; cp < 0x110000; cp++) if (isSignatureDigitCodePoint(cp) && !isDigitCodePoint(cp) && !listed.has(cp)) others++;
     expect(others).toBe(0);
+  });
+
+  it('separates any title from the same title with a non-decimal digit added (property)', () => {
+    // The digits NFKC keeps as they are (Ethiopic, Kharoshthi, dingbat digits, ...): the
+    // others become ASCII digits, possibly with punctuation, before tokenising.
+    const kept = fixtures.non_decimal_digits.filter((cp) => nfkc(String.fromCodePoint(cp)) === String.fromCodePoint(cp));
+    expect(kept.length).toBeGreaterThan(50);
+    const word = fc.constantFrom('bank', 'rates', 'up', 'cut', '5', '5%', 'million', 'no', 'déjà');
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 8 }), fc.constantFrom(...kept), (words, cp) => {
+        const title = words.join(' ');
+        const plain = signatureOf(titleTokens(`${title} x`));
+        const withDigit = signatureOf(titleTokens(`${title} x${String.fromCodePoint(cp)}`));
+        expect(withDigit.digitTokens.length).toBe(plain.digitTokens.length + 1);
+        expect(withDigit.key).not.toBe(plain.key);
+      }),
+      { numRuns: 400, seed: 6 },
+    );
   });
 
   it('treats direction words as flags, so "raises" and "rises" share a signature', () => {

@@ -9,11 +9,14 @@ It writes two files:
 
 * src/analysis/narrative/unicode14.generated.ts -- the data the TypeScript runtime needs to
   reproduce CPython's text handling without Python: `str.casefold()` for every code point
-  whose fold is not itself, the code points matched by `re`'s Unicode `\\w` and `\\d`, and
+  whose fold is not itself, the code points matched by `re`'s Unicode `\\w` and `\\d`, the
+  code points for which `str.isdigit()` is true (the number signature's notion of a digit,
+  wider than `\\d`: superscripts, circled digits, Ethiopic and Kharoshthi digits, ...), and
   the code points that are unassigned (category Cn) in CPython's Unicode database.
 * test/analysis/narrative/text-fixtures.json -- inputs run through a reference Python
-  implementation of the title normalisation/tokeniser and of `urlsplit(url).hostname`, so
-  the tests can check the TypeScript port against Python's own answers.
+  implementation of the title normalisation/tokeniser, of the number signature's digit
+  test and of `urlsplit(url).hostname` and the declared family built from it, so the tests
+  can check the TypeScript port against Python's own answers.
 
 Why the data comes from Python and not from the JavaScript engine: CPython 3.11 ships
 Unicode 14.0 while Node 20's ICU is newer (Unicode 15.1 or later), so `\\p{...}` classes,
@@ -74,6 +77,7 @@ def casefold_entries():
 def write_data():
     word = ranges(lambda cp: WORD.fullmatch(chr(cp)) is not None)
     digit = ranges(lambda cp: DIGIT.fullmatch(chr(cp)) is not None)
+    isdigit = ranges(lambda cp: chr(cp).isdigit())
     unassigned = ranges(lambda cp: unicodedata.category(chr(cp)) == "Cn")
     fold = casefold_entries()
     lines = [
@@ -91,6 +95,9 @@ def write_data():
         "",
         "/** `re` Unicode `\\d` (general category Nd). */",
         f"export const DIGIT_RANGES = '{encode_ranges(digit)}';",
+        "",
+        "/** `str.isdigit()` (Numeric_Type Decimal or Digit): a superset of `\\d`. */",
+        f"export const ISDIGIT_RANGES = '{encode_ranges(isdigit)}';",
         "",
         "/** Code points of general category Cn (unassigned) in Unicode 14.0. */",
         f"export const UNASSIGNED_RANGES = '{encode_ranges(unassigned)}';",
@@ -114,6 +121,25 @@ def normalise(title):
 
 def tokens(title):
     return set(TOKEN.findall(normalise(title)))
+
+
+def has_digit(token):
+    # The number signature's test: any character for which str.isdigit() is true.
+    return any(ch.isdigit() for ch in token)
+
+
+def family(url, source_id):
+    # The declared family when no `family` is given: the host, lower-cased and folded,
+    # with one leading "www." removed -- tested for emptiness before the removal, so a
+    # host that is only "www." names the family "".
+    try:
+        host = urlsplit(url).hostname
+    except ValueError:
+        host = None
+    if host:
+        host = host.lower().casefold()
+        return host[4:] if host.startswith("www.") else host
+    return source_id
 
 
 def hostname(url):
@@ -232,6 +258,14 @@ FIXED_URLS = [
 ]
 
 
+# Hosts that are, or start with, "www." in every spelling the family rule folds.
+WWW_URLS = [
+    "https://www.", "http://WWW./", "https://Www.:443/x", "//www./p", "https://u@www.?q",
+    "https://www", "https://www..", "https://www.www.", "https://ＷＷＷ./", "https://www.#f",
+    "ftp://www.", "https://[v1.www.]/", "https://www.x", "https://wwww.x", "https://.www.",
+]
+
+
 def random_urls(rng, n):
     schemes = ["http", "https", "HTTPS", "ftp", "", "1x", "a+b", "mailto"]
     hosts = ["www.Example.com", "example.org", "WWW.EXAMPLE.NET", "bücher.de", "ẞ.example",
@@ -258,17 +292,40 @@ def write_fixtures():
             "title": title,
             "normalised": normalise(title),
             "tokens": sorted(toks),
-            "digit_tokens": sorted(t for t in toks if DIGIT.search(t)),
+            "digit_tokens": sorted(t for t in toks if has_digit(t)),
+        })
+    # Digits that are not decimal digits (str.isdigit() but not \\d), alone, inside words,
+    # next to decimal digits and after NFKC, which maps most of them (superscripts,
+    # circled digits) to ASCII but leaves others (Ethiopic, Kharoshthi, ...) as they are.
+    non_decimal = [cp for cp in range(0x110000)
+                   if not 0xD800 <= cp <= 0xDFFF and chr(cp).isdigit() and not DIGIT.fullmatch(chr(cp))]
+    digit_rng = random.Random(20261009)
+    digit_titles = [f"Revenue {chr(cp)} report" for cp in non_decimal]
+    digit_titles += [f"a{chr(cp)}b 5{chr(cp)} x{chr(cp)}" for cp in non_decimal[::3]]
+    for _ in range(200):
+        parts = [digit_rng.choice(FRAGMENTS) for _ in range(digit_rng.randint(1, 6))]
+        for _ in range(digit_rng.randint(1, 3)):
+            at = digit_rng.randint(0, len(parts))
+            parts.insert(at, chr(digit_rng.choice(non_decimal)) * digit_rng.randint(1, 2))
+        digit_titles.append(digit_rng.choice(SEPARATORS).join(parts))
+    for title in digit_titles:
+        toks = tokens(title)
+        token_cases.append({
+            "title": title,
+            "normalised": normalise(title),
+            "tokens": sorted(toks),
+            "digit_tokens": sorted(t for t in toks if has_digit(t)),
         })
     fold_cases = [{"text": s, "casefold": s.casefold(), "nfkc": unicodedata.normalize("NFKC", s)}
                   for s in random_codepoint_strings(rng, 200)]
-    urls = FIXED_URLS + random_urls(rng, 200)
-    url_cases = [dict(url=u, **hostname(u)) for u in urls]
+    urls = FIXED_URLS + random_urls(rng, 200) + WWW_URLS
+    url_cases = [dict(url=u, family=family(u, "source-id"), **hostname(u)) for u in urls]
     doc = {
         "generator": "scripts/gen-narrative-unicode.py",
         "python": ".".join(map(str, sys.version_info[:3])),
         "unicode": unicodedata.unidata_version,
         "token_regex": TOKEN.pattern,
+        "non_decimal_digits": non_decimal,
         "tokens": token_cases,
         "text": fold_cases,
         "urls": url_cases,

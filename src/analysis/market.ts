@@ -32,6 +32,7 @@ import {
   READING_WATCH,
 } from './market/text.js';
 import { logReturnWindow } from './market/transform.js';
+import { pyFloatOf } from './numeric/py-number.js';
 import type {
   AttentionItem,
   MarketAssessment,
@@ -179,7 +180,11 @@ function assessSeries(series: MarketSeries, gate: SeriesGateResult, policy: Mark
   if (isPrice) {
     precision = logReturnWindow(tail, first, need, values);
   } else {
-    for (let i = 0; i < need; i++) values[i] = tail[first + i].value as number;
+    for (let i = 0; i < need; i++) {
+      const v = tail[first + i].value as number;
+      // The int token -0 is the int 0, which the reference reports as 0.0.
+      values[i] = v === 0 ? pyFloatOf(tail[first + i], 'value') : v;
+    }
   }
 
   const coverage = measurementCoverage(tail, first, b, r, policy.coverage_drop_fraction);

@@ -19,8 +19,10 @@ export function exactlySymmetric(a: Float64Array, n: number): boolean {
  */
 function rotate(app: number, aqq: number, apq: number, rotation: Float64Array): void {
   const tau = (aqq - app) / (2 * apq);
-  // sign(0) counts as +1; -0 compares >= 0 and is treated the same way.
-  const t = (tau >= 0 ? 1 : -1) / (Math.abs(tau) + hypotOne(tau));
+  // copysign(1, tau), as the reference takes it: the sign bit decides, so tau = -0 (equal
+  // diagonal entries and a negative pivot, e.g. the first pivot of a correlation matrix
+  // whose first pair is negatively correlated) rotates by t = -1, and +0 by t = +1.
+  const t = (tau > 0 || Object.is(tau, 0) ? 1 : -1) / (Math.abs(tau) + hypotOne(tau));
   const c = 1 / Math.sqrt(1 + t * t);
   rotation[0] = t;
   rotation[1] = c;

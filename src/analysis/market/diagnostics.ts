@@ -4,6 +4,7 @@
 import { scanChanges } from '../change-detector.js';
 import { madSpread, median } from '../numeric/median.js';
 import { robustCorrelation } from '../numeric/normalise.js';
+import { mayDifferFromDouble, pyCompare, pyNumberOf } from '../numeric/py-number.js';
 import type { CoverageOutcome } from './coverage.js';
 import { finiteStatistic, markFloats, optionalStatistic } from './numbers.js';
 import { BASIS_DIRECT, BASIS_LOG_PRICE } from './text.js';
@@ -66,7 +67,7 @@ export function analyseWindow(input: WindowInput): WindowAnalysis {
   let recentSpread = madSpread(recent);
   if (recentSpread <= precision) recentSpread = 0;
   const ratio = scale > 0 ? recentSpread / scale : null;
-  const volatility = (ratio !== null && ratio >= policy.volatility_ratio) || (scale === 0 && recentSpread > 0);
+  const volatility = (ratio !== null && atLeast(ratio, policy, 'volatility_ratio')) || (scale === 0 && recentSpread > 0);
 
   const reasons: string[] = [];
   if (persistent) reasons.push('persistent_departure');
@@ -135,4 +136,14 @@ export function analyseWindow(input: WindowInput): WindowAnalysis {
     'lag_one_correlation',
   );
   return { diagnostics, status, priority, reasons, monitorValues };
+}
+
+/**
+ * `value >= policy[key]` as Python compares a float with the policy member: exactly, also
+ * when the member is an int token beyond 2^53 whose double is not its value.
+ */
+function atLeast(value: number, policy: MarketPolicy, key: 'volatility_ratio'): boolean {
+  const bound = policy[key];
+  if (!mayDifferFromDouble(bound)) return value >= bound;
+  return pyCompare(value, pyNumberOf(policy, key)) >= 0;
 }

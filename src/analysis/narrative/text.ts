@@ -1,12 +1,13 @@
-// Python-compatible text handling for narrative titles: NFKC, `str.casefold()`, and the
-// `re` Unicode classes `\w` / `\d`, all pinned to the reference's Unicode 14.0 data.
+// Python-compatible text handling for narrative titles: NFKC, `str.casefold()`, the `re`
+// Unicode classes `\w` / `\d` and `str.isdigit()`, all pinned to the reference's Unicode
+// 14.0 data.
 //
 // Why not the engine's own Unicode support: CPython 3.11 ships Unicode 14.0 while Node's
 // ICU is newer. `toLowerCase` is not case folding at all (ß stays ß), `\p{L}` and friends
 // grow with every Unicode release, and `normalize('NFKC')` decomposes characters that
 // Unicode 14 did not have yet. The tables in unicode14.generated.ts come from CPython
 // itself (scripts/gen-narrative-unicode.py).
-import { CASEFOLD, DIGIT_RANGES, UNASSIGNED_RANGES, WORD_RANGES } from './unicode14.generated.js';
+import { CASEFOLD, DIGIT_RANGES, ISDIGIT_RANGES, UNASSIGNED_RANGES, WORD_RANGES } from './unicode14.generated.js';
 
 export const WORD = 1;
 export const DIGIT = 2;
@@ -18,6 +19,13 @@ export const FOLDS = 8;
  * folded text differ from those in the unfolded text.
  */
 export const IRREGULAR_FOLD = 16;
+/**
+ * `str.isdigit()`: what the number signature counts as a digit. Wider than `\d` (DIGIT),
+ * which decides where number tokens start: Ethiopic, Kharoshthi and other digits that are
+ * not decimal digits (and superscripts or circled digits, though NFKC maps most of those
+ * to ASCII first) sit inside word tokens, and still mark them as stating a number.
+ */
+export const SIGNATURE_DIGIT = 32;
 
 // One byte of flags per code point (1.1 MB): the title loops look every code point up,
 // and a flat typed array is the cheapest lookup there is.
@@ -37,11 +45,12 @@ function eachRange(spec: string, fn: (from: number, to: number) => void): void {
   }
 }
 
-// The three range sets are disjoint except digits ⊂ word characters, so plain fills
-// in this order give every code point its complete flag byte.
+// The range sets are disjoint except `\d` ⊂ isdigit ⊂ word characters, so plain fills in
+// this order give every code point its complete flag byte.
 eachRange(UNASSIGNED_RANGES, (a, b) => FLAGS.fill(UNASSIGNED, a, b + 1));
 eachRange(WORD_RANGES, (a, b) => FLAGS.fill(WORD, a, b + 1));
-eachRange(DIGIT_RANGES, (a, b) => FLAGS.fill(WORD | DIGIT, a, b + 1));
+eachRange(ISDIGIT_RANGES, (a, b) => FLAGS.fill(WORD | SIGNATURE_DIGIT, a, b + 1));
+eachRange(DIGIT_RANGES, (a, b) => FLAGS.fill(WORD | SIGNATURE_DIGIT | DIGIT, a, b + 1));
 for (const entry of CASEFOLD.split(',')) {
   const colon = entry.indexOf(':');
   const cp = parseInt(entry.slice(0, colon), 16);
@@ -57,10 +66,10 @@ for (const entry of CASEFOLD.split(',')) {
 // Sign and number punctuation must not appear in or disappear through a fold either.
 const NUMBER_PUNCTUATION = new Set([0x2b, 0x2d, 0x2e, 0x2c, 0x25, 0x2212]);
 for (const [cp, target] of FOLD) {
-  const own = FLAGS[cp] & (WORD | DIGIT);
+  const own = FLAGS[cp] & (WORD | DIGIT | SIGNATURE_DIGIT);
   for (const ch of target) {
     const t = ch.codePointAt(0)!;
-    if ((FLAGS[t] & (WORD | DIGIT)) !== own || NUMBER_PUNCTUATION.has(t)) FLAGS[cp] |= IRREGULAR_FOLD;
+    if ((FLAGS[t] & (WORD | DIGIT | SIGNATURE_DIGIT)) !== own || NUMBER_PUNCTUATION.has(t)) FLAGS[cp] |= IRREGULAR_FOLD;
   }
 }
 
@@ -97,6 +106,11 @@ export function isWordCodePoint(cp: number): boolean {
 /** Python `re` Unicode `\d`: general category Nd. */
 export function isDigitCodePoint(cp: number): boolean {
   return (FLAGS[cp] & DIGIT) !== 0;
+}
+
+/** Python `str.isdigit()` for one code point: the number signature's digits. */
+export function isSignatureDigitCodePoint(cp: number): boolean {
+  return (FLAGS[cp] & SIGNATURE_DIGIT) !== 0;
 }
 
 let scratch = new Uint16Array(8192);

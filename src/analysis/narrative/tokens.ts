@@ -17,6 +17,7 @@ import {
   DIGIT as DIGIT_BIT,
   FOLDS as FOLDS_BIT,
   IRREGULAR_FOLD as IRREGULAR_BIT,
+  SIGNATURE_DIGIT as SIGNATURE_DIGIT_BIT,
   WORD as WORD_BIT,
   characterFlags,
   foldTables,
@@ -28,13 +29,17 @@ import {
 export interface TitleTokens {
   /** Distinct tokens in order of first appearance. */
   readonly tokens: readonly string[];
-  /** The tokens that contain at least one `\d` character (order of first appearance). */
+  /**
+   * The tokens that contain at least one digit in the sense of `str.isdigit()`, which is
+   * wider than `\d` (order of first appearance).
+   */
   readonly digitTokens: readonly string[];
 }
 
 const FLAGS = characterFlags();
 const WORD = WORD_BIT;
 const DIGIT = DIGIT_BIT;
+const SIGNATURE_DIGIT = SIGNATURE_DIGIT_BIT;
 const FOLDS = FOLDS_BIT;
 const IRREGULAR = IRREGULAR_BIT;
 const { bmp: FOLD_BMP, long: FOLD_LONG, all: FOLD_ALL } = foldTables();
@@ -170,7 +175,7 @@ export class TokenDictionary {
     return this.hashes[id];
   }
 
-  /** Whether the token contains a `\d` character. */
+  /** Whether the token contains a character for which `str.isdigit()` is true. */
   hasDigit(id: number): boolean {
     return this.digitFlags[id] === 1;
   }
@@ -241,7 +246,7 @@ export class TokenDictionary {
         if (u < 0x80) {
           const f = FLAGS[u];
           if ((f & WORD) === 0) break;
-          if ((f & DIGIT) !== 0) hasDigit = true;
+          if ((f & SIGNATURE_DIGIT) !== 0) hasDigit = true;
           if (folding && u >= 0x41 && u <= 0x5a) {
             hash = Math.imul(hash ^ (u + 32), FNV_PRIME);
             buffer[length++] = u + 32;
@@ -260,7 +265,7 @@ export class TokenDictionary {
         }
         const f = FLAGS[c];
         if ((f & WORD) === 0) break;
-        if ((f & DIGIT) !== 0) hasDigit = true;
+        if ((f & SIGNATURE_DIGIT) !== 0) hasDigit = true;
         if (folding && (f & FOLDS) !== 0) {
           if ((f & IRREGULAR) !== 0) return null;
           changed = true;

@@ -3,8 +3,10 @@
 // they were observed at the very same instants.
 import { type SpectralObservation, type SpectralSeriesKind, type SpectralTransform } from './types.js';
 import { NonFiniteStatisticError, round15 } from '../numeric/round15.js';
-import { ulp } from '../numeric/ulp.js';
 import type { FloatArena } from '../numeric/float-arena.js';
+import { logCorrectlyRounded } from '../numeric/log.js';
+import { ulp } from '../numeric/ulp.js';
+import { mayDifferFromDouble, pyFloatOf, pyNumberOf, pySub, toDouble } from '../numeric/py-number.js';
 
 export interface SeriesIntervals {
   /** Number of intervals (tail points - 1, or 0). */
@@ -66,23 +68,44 @@ export function deferredIntervals(
   }
   const values = known.arena === undefined ? new Float64Array(count) : known.arena.take(count);
   if (kind === 'return') {
-    for (let j = 0; j < count; j++) values[j] = tail[j + 1].value as number;
+    for (let j = 0; j < count; j++) {
+      const after = tail[j + 1].value as number;
+      values[j] = mayDifferFromDouble(after) ? pyFloatOf(tail[j + 1], 'value') : after;
+    }
   } else {
-    for (let j = 0; j < count; j++) values[j] = (tail[j + 1].value as number) - (tail[j].value as number);
+    for (let j = 0; j < count; j++) {
+      const after = tail[j + 1].value as number;
+      const before = tail[j].value as number;
+      values[j] = mayDifferFromDouble(after) || mayDifferFromDouble(before) ? exactDifference(tail[j + 1], tail[j]) : after - before;
+    }
   }
   assertFinite(values);
   return { count, values, tolerances: null };
 }
 
-/** Log returns and their tolerances for price intervals [from, count). */
+/**
+ * `after - before` as the reference computes it: exactly when both are int tokens (a run of
+ * consecutive integers beyond 2^53 has differences of exactly 1), then rounded once to a
+ * double; in float arithmetic when either is a float token. Either way the int token `-0`
+ * is the int 0.
+ */
+export function exactDifference(after: SpectralObservation, before: SpectralObservation): number {
+  return toDouble(pySub(pyNumberOf(after, 'value'), pyNumberOf(before, 'value')));
+}
+
+/**
+ * Log returns and their tolerances for price intervals [from, count). The logs are
+ * correctly rounded (numeric/log.ts), as the reference's C library log is in all but its
+ * rare near-ties: the returns of a smooth path are rounding noise, to the last bit.
+ */
 export function fillLogReturns(intervals: SeriesIntervals, tail: readonly SpectralObservation[], from: number): void {
   const { count, values } = intervals;
   const tolerances = intervals.tolerances as Float64Array;
   if (from >= count) return;
-  let logBefore = Math.log(tail[from].value as number);
+  let logBefore = logCorrectlyRounded(tail[from].value as number);
   let ulpBefore = ulp(logBefore);
   for (let j = from; j < count; j++) {
-    const logAfter = Math.log(tail[j + 1].value as number);
+    const logAfter = logCorrectlyRounded(tail[j + 1].value as number);
     const ulpAfter = ulp(logAfter);
     // A difference of logs, never a ratio, so the tolerance can be stated in ulps.
     const d = logAfter - logBefore;

@@ -7,7 +7,9 @@ import { AnalysisErrors } from '../errors.js';
 import { jacobiEigen } from '../linalg/jacobi.js';
 import { dotExactBounded } from '../numeric/bounded-kernels.js';
 import { dotExact } from '../numeric/exact-kernels.js';
+import { expCorrectlyRounded } from '../numeric/exp.js';
 import { ExactSum } from '../numeric/fsum.js';
+import { logCorrectlyRounded } from '../numeric/log.js';
 import { normaliseInto } from '../numeric/normalise.js';
 import { marchenkoPasturBand, marchenkoPasturReference } from './marchenko-pastur.js';
 import { floatArray, floatMatrix, overflowError, putFloat } from './numbers.js';
@@ -167,7 +169,7 @@ export function assessWindow(
   for (let k = 0; k < n; k++) {
     if (eigenvalues[k] > 0) {
       const p = eigenvalues[k] / trace;
-      acc.add(p * Math.log(p));
+      acc.add(p * logCorrectlyRounded(p));
     }
   }
   const entropy = acc.value();
@@ -175,7 +177,7 @@ export function assessWindow(
   for (let k = 0; k < n; k++) if (eigenvalues[k] > RANK_THRESHOLD) numericalRank++;
   const leadingShare = eigenvalues[0] / trace;
   const participation = (trace * trace) / sumSquares;
-  const effectiveRank = Math.exp(-entropy);
+  const effectiveRank = expCorrectlyRounded(-entropy);
   const leadingGap = eigenvalues[0] - eigenvalues[1];
   for (const v of [leadingShare, participation, effectiveRank, leadingGap]) {
     if (!Number.isFinite(v)) throw overflowError();

@@ -35,7 +35,11 @@ export function isFloatToken(container: object, key: Key): boolean {
   return numberKinds.get(container)?.get(key) === FLOAT;
 }
 
-function rawIntegerOf(container: object, key: Key): string | undefined {
+/**
+ * The exact digits of an integer token beyond ±2^53 at `container[key]` (the number there
+ * is only its nearest double), or undefined for any other value.
+ */
+export function rawIntegerOf(container: object, key: Key): string | undefined {
   const kind = numberKinds.get(container)?.get(key);
   return typeof kind === 'string' ? kind : undefined;
 }

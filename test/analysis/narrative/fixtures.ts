@@ -18,6 +18,8 @@ export interface UrlCase {
   url: string;
   hostname: string | null;
   folded: string | null;
+  /** The declared family the reference derives from this URL for source id `source-id`. */
+  family: string;
   error: boolean;
 }
 
@@ -25,6 +27,8 @@ export interface TextFixtures {
   python: string;
   unicode: string;
   token_regex: string;
+  /** Every code point for which `str.isdigit()` is true but `\d` does not match. */
+  non_decimal_digits: number[];
   tokens: TokenCase[];
   text: TextCase[];
   urls: UrlCase[];

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { declaredFamily } from '../../../src/analysis/narrative/families.js';
 import { foldedUrlHost, urlsplitHostRaw, urlsplitNetloc } from '../../../src/analysis/narrative/hostname.js';
@@ -32,7 +33,29 @@ describe('declared source family', () => {
     expect(declaredFamily({ id: 's', kind: 'primary' })).toBe('s');
   });
 
-  it('falls back to the source id when only "www." was there to strip', () => {
-    expect(declaredFamily({ id: 'fallback', kind: 'reporting', url: 'http://www./x' })).toBe('fallback');
+  it('decides on the host before stripping "www.", so a host that is only "www." declares the family ""', () => {
+    expect(declaredFamily({ id: 'fallback', kind: 'reporting', url: 'http://www./x' })).toBe('');
+    expect(declaredFamily({ id: 'fallback', kind: 'reporting', url: 'https://WWW.' })).toBe('');
+    expect(declaredFamily({ id: 'fallback', kind: 'reporting', url: 'https://www' })).toBe('www');
+    // An empty declared family is no family: the URL decides.
+    expect(declaredFamily({ id: 'fallback', kind: 'reporting', family: '', url: 'https://www.' })).toBe('');
+  });
+
+  it(`equals the reference's family on ${fixtures.urls.length} URLs`, () => {
+    for (const c of fixtures.urls) {
+      expect(declaredFamily({ id: 'source-id', kind: 'primary', url: c.url }), c.url).toBe(c.family);
+    }
+    expect(fixtures.urls.filter((c) => c.family === '').length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('removes exactly one leading www. from any host, leaving "" when nothing else is there', () => {
+    const label = fc.stringMatching(/^[a-z0-9-]{1,12}$/);
+    fc.assert(
+      fc.property(fc.array(label, { maxLength: 3 }), fc.constantFrom('www.', 'WWW.', 'Www.'), (labels, www) => {
+        const rest = labels.join('.');
+        expect(declaredFamily({ id: 'id', kind: 'primary', url: `https://${www}${rest}/path` })).toBe(rest);
+      }),
+      { numRuns: 300, seed: 5 },
+    );
   });
 });

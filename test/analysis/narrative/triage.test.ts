@@ -37,6 +37,17 @@ describe('repetition is grouped, not counted as corroboration', () => {
   });
 });
 
+describe('declared source families', () => {
+  it('names the family "" for a URL whose host is only "www." (no fallback to the source id)', () => {
+    const r = triage([
+      ev('a', LENDING, { source: { id: 'wire', kind: 'reporting', url: 'https://www.' } }),
+      ev('b', LENDING, { source: { id: 'desk', kind: 'reporting', url: 'https://www.desk.example/x' } }),
+    ]);
+    expect(r.clusters).toHaveLength(1);
+    expect(r.clusters[0].declared_source_families).toEqual(['', 'desk.example']);
+  });
+});
+
 describe('different claims stay apart even when the wording is close', () => {
   it.each([
     ['a changed number', 'Bank A reports 50% rise in lending to small firms this quarter'],
@@ -44,6 +55,9 @@ describe('different claims stay apart even when the wording is close', () => {
     ['a negative number with U+2212', 'Bank A reports \u22125% rise in lending to small firms this quarter'],
     ['a denial', 'Bank A denies 5% rise in lending to small firms this quarter'],
     ['"not confirmed"', 'Bank A reports 5% rise in lending to small firms this quarter, not confirmed'],
+    // Digits that are not decimal digits still state a number (Python's str.isdigit()).
+    ['an Ethiopic digit', 'Bank A reports 5% rise in lending to small firms this quarter \u1369'],
+    ['a Kharoshthi digit', 'Bank A reports 5% rise in lending to small firms this quarter \u{10A40}'],
   ])('%s keeps two clusters and flags the shared event key', (_label, variant) => {
     const r = triage([
       ev('variant', variant, { event_key: 'bank-a-lending', published_at: '2026-10-08T09:30:00Z' }),

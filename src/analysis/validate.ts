@@ -308,7 +308,11 @@ function compileObject(schema: JsonSchema, state: Compiler): (o: Record<string, 
       while (j < known && names[j] !== key) j++;
       if (j === known) {
         if (closed || key.length > MAX_KEY_LENGTH) return ordered(o);
-        if (extra !== undefined && extra(o[key], o, key) !== undefined) return ordered(o);
+        if (extra !== undefined) {
+          if (extra(o[key], o, key) !== undefined) return ordered(o);
+          // Caller-chosen names end up in results, so they must be well-formed text too.
+          if (SURROGATE.test(key) && loneSurrogateIndex(key) !== -1) state.sawLoneSurrogate = true;
+        }
         continue;
       }
       if (isRequired[j]) seen++;

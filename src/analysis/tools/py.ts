@@ -11,11 +11,17 @@ export class PyRecord {
   private readonly keys: string[] = [];
   private ordered = false;
 
-  /** Any JSON value (string, boolean, null, or an already built object or list). */
+  /**
+   * Any JSON value (string, boolean, null, or an already built object or list). Keys must be
+   * distinct; ab_test guarantees that for its labels before building its result.
+   */
   set(key: string, value: unknown): this {
-    if (Object.hasOwn(this.out, key)) throw new Error(`result member ${key} set twice`);
-    // A data property even for `__proto__`, which plain assignment would treat as the prototype.
-    Object.defineProperty(this.out, key, { value, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__') {
+      // A data property: plain assignment would set the prototype instead.
+      Object.defineProperty(this.out, key, { value, enumerable: true, writable: true, configurable: true });
+    } else {
+      this.out[key] = value;
+    }
     this.keys.push(key);
     if (!this.ordered && isArrayIndexKey(key)) this.ordered = true;
     return this;

@@ -2,7 +2,6 @@ import fs from 'node:fs/promises';
 import type { Command } from 'commander';
 import { parseStrictJson } from '../../core/json.js';
 import { ANALYSIS_TOOL_NAMES } from '../../analysis/tools/catalogue.js';
-import { runAnalysisTool } from '../../analysis/tools/dispatch.js';
 import { errorBody, resolveError } from '../../http/errors.js';
 
 async function readInput(file: string | undefined): Promise<Buffer> {
@@ -26,6 +25,8 @@ export function registerAnalyse(program: Command): void {
     .argument('[file]', 'request file, or - for standard input')
     .action(async (tool: string, file: string | undefined) => {
       const input = await readInput(file);
+      // Loaded here so the other commands do not pay for the analysis modules at start-up.
+      const { runAnalysisTool } = await import('../../analysis/tools/dispatch.js');
       try {
         const outcome = runAnalysisTool(tool, parseStrictJson(input));
         process.stdout.write(outcome.body + '\n');

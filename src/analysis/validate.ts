@@ -10,7 +10,7 @@
 // (32 × 2048 observations) validates in a few milliseconds.
 
 import { AppError, type ErrorDefinition } from '../core/errors.js';
-import { isFloatToken, pyFloatRepr } from '../core/json.js';
+import { isFloatToken, keysInOrder, pyFloatRepr } from '../core/json.js';
 import { codePointLength, loneSurrogateIndex } from '../core/strings.js';
 import { isUtcTimestamp } from '../core/time.js';
 import { AnalysisErrors } from './errors.js';
@@ -242,8 +242,13 @@ function compileObject(schema: JsonSchema, state: Compiler): (o: Record<string, 
   const known = names.length;
   const required = (schema.required as string[] | undefined) ?? [];
   const closed = schema.additionalProperties === false;
-  if (schema.additionalProperties !== undefined && typeof schema.additionalProperties !== 'boolean') {
-    throw new Error('additionalProperties must be a boolean here');
+  // A schema-valued additionalProperties checks every member the properties do not name.
+  const extra =
+    typeof schema.additionalProperties === 'object' && schema.additionalProperties !== null
+      ? compileSchema(schema.additionalProperties as JsonSchema, state)
+      : undefined;
+  if (extra === undefined && schema.additionalProperties !== undefined && typeof schema.additionalProperties !== 'boolean') {
+    throw new Error('additionalProperties must be a boolean or a schema');
   }
   const accepted = names.join(', ');
   const sizeText = min === 0 ? `must have at most ${max} members` : `must have between ${min} and ${max} members`;
@@ -263,14 +268,15 @@ function compileObject(schema: JsonSchema, state: Compiler): (o: Record<string, 
         return failure;
       }
     }
-    for (const key in o) {
+    // Members in the order they were written (JS would enumerate "0", "1", … first).
+    for (const key of keysInOrder(o)) {
       if (key.length > MAX_KEY_LENGTH && codePointLength(key) > MAX_KEY_LENGTH) {
         return fail(`member names must be at most ${MAX_KEY_LENGTH} characters long`);
       }
       let j = 0;
       while (j < known && names[j] !== key) j++;
-      if (j < known) {
-        const failure = checks[j](o[key], o, key);
+      if (j < known || extra !== undefined) {
+        const failure = (j < known ? checks[j] : extra!)(o[key], o, key);
         if (failure !== undefined) {
           failure.segments.push(key);
           return failure;
@@ -302,6 +308,11 @@ function compileObject(schema: JsonSchema, state: Compiler): (o: Record<string, 
       while (j < known && names[j] !== key) j++;
       if (j === known) {
         if (closed || key.length > MAX_KEY_LENGTH) return ordered(o);
+        if (extra !== undefined) {
+          if (extra(o[key], o, key) !== undefined) return ordered(o);
+          // Caller-chosen names end up in results, so they must be well-formed text too.
+          if (SURROGATE.test(key) && loneSurrogateIndex(key) !== -1) state.sawLoneSurrogate = true;
+        }
         continue;
       }
       if (isRequired[j]) seen++;
@@ -387,7 +398,7 @@ function findLoneSurrogate(value: unknown, segments: Segment[]): Segment[] | und
     return undefined;
   }
   if (typeof value === 'object' && value !== null) {
-    for (const key of Object.keys(value)) {
+    for (const key of keysInOrder(value)) {
       if (loneSurrogateIndex(key) !== -1) return [...segments, key];
       const found = findLoneSurrogate((value as Record<string, unknown>)[key], [...segments, key]);
       if (found) return found;

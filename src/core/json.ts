@@ -7,7 +7,7 @@
 // side table keyed by the containing object, so domain code still sees plain numbers.
 
 export { JsonSyntaxError, LoneSurrogateError } from './json/errors.js';
-export { cloneJson, copyMember, hasNumberKinds, isFloatToken, markFloat, rawIntegerOf } from './json/kinds.js';
+export { cloneJson, copyMember, hasNumberKinds, isArrayIndexKey, isFloatToken, keysInOrder, markFloat, rawIntegerOf, setKeyOrder } from './json/kinds.js';
 export { DigestJsonWriter } from './json/digest-writer.js';
 export { MAX_FAST_NUMBER_BYTES, putFastNumber, putPlainQuoted } from './json/put.js';
 export { parseStrictJson, type ParseOptions } from './json/reader.js';

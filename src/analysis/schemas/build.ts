@@ -62,6 +62,10 @@ export function clock(): Schema<string> {
   return wrap<string>({ type: 'string', minLength: 1, maxLength: 64, format: 'utc-date-time' });
 }
 
+export function boolean(): Schema<boolean> {
+  return wrap<boolean>({ type: 'boolean' });
+}
+
 export function literalSet<const V extends readonly string[]>(values: V): Schema<V[number]> {
   return wrap<V[number]>({ type: 'string', enum: [...values] });
 }
@@ -83,4 +87,12 @@ export function object<P extends Record<string, Schema<unknown>>, const R extend
   if (required.length > 0) schema.required = [...required];
   schema.additionalProperties = false;
   return wrap<ObjectStatic<P, R>>(schema);
+}
+
+/**
+ * An object keyed by caller-chosen names, every member validated by `values` (a schema-valued
+ * additionalProperties; no properties, no required). Read its members with `keysInOrder`.
+ */
+export function record<T>(values: Schema<T>, minProperties: number, maxProperties: number): Schema<Record<string, T>> {
+  return wrap<Record<string, T>>({ type: 'object', minProperties, maxProperties, additionalProperties: values });
 }

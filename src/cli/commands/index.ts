@@ -5,6 +5,7 @@ import { registerJob } from './job.js';
 import { registerKeys } from './keys.js';
 import { registerUsageReport } from './usage-report.js';
 import { registerCapture } from './capture.js';
+import { registerAnalyse } from './analyse.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-export const COMMANDS: Array<(program: Command) => void> = [registerServe, registerMigrate, registerCapture, registerJob, registerKeys, registerUsageReport];
+export const COMMANDS: Array<(program: Command) => void> = [registerServe, registerMigrate, registerCapture, registerJob, registerKeys, registerUsageReport, registerAnalyse];

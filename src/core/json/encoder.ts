@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { compareCodePoints, loneSurrogateIndex } from '../strings.js';
 import { LoneSurrogateError } from './errors.js';
-import { FLOAT, numberKinds, type Key, type NumberKind } from './kinds.js';
+import { FLOAT, numberKinds, recordedKeyOrder, type Key, type NumberKind } from './kinds.js';
 import { ByteSink } from './sink.js';
 
 // Strings that need neither escaping nor a surrogate check: the common case.
@@ -157,7 +157,8 @@ export class Encoder {
       sink.byte(0x5d);
       return;
     }
-    const own = Object.keys(obj);
+    // Sorted layouts ignore member order; the others keep a recorded one (see kinds.ts).
+    const own = (layout.sortKeys ? undefined : (recordedKeyOrder(obj) as string[] | undefined)) ?? Object.keys(obj);
     if (own.length === 0) {
       sink.ascii('{}');
       return;

@@ -10,6 +10,13 @@ export const FLOAT = 0;
 export type NumberKind = typeof FLOAT | string;
 export const numberKinds = new WeakMap<object, Map<Key, NumberKind>>();
 
+// Member order. A JS object enumerates its array-index keys ("0", "42") first, in numeric
+// order, whatever order they were inserted in; JSON objects (and Python dicts) keep the
+// order they were written in. Where an object has such a key, its real order is kept here:
+// the reader records it for request objects, result builders for objects keyed by caller
+// strings, and the Python-body encoder writes members in this order.
+const keyOrders = new WeakMap<object, readonly string[]>();
+
 /**
  * Whether some number directly in `container` has a side-table entry: without one, every
  * integral number there was an integer token within ±2^53 and prints as plain digits.
@@ -59,7 +66,7 @@ export function setRawInteger(container: object, key: Key, digits: string): void
   kindsOf(container).set(key, digits);
 }
 
-/** Deep copy of a JSON value that keeps every number's kind. */
+/** Deep copy of a JSON value that keeps every number's kind and every object's member order. */
 export function cloneJson<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
@@ -68,11 +75,45 @@ export function cloneJson<T>(value: T): T {
     return out as T;
   }
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
+  const order = keyOrders.get(value);
+  for (const key of order ?? Object.keys(value)) {
     if (key === '__proto__') {
       Object.defineProperty(out, key, { value: undefined, enumerable: true, writable: true, configurable: true });
     }
     copyMember(out, key, value, key);
   }
+  if (order !== undefined) keyOrders.set(out, order);
   return out as T;
+}
+
+
+/** Whether JS enumerates `key` ahead of the others: a canonical integer below 2^32 - 1. */
+export function isArrayIndexKey(key: string): boolean {
+  const n = key.length;
+  if (n === 0 || n > 10) return false;
+  const first = key.charCodeAt(0);
+  if (first < 48 || first > 57 || (first === 48 && n > 1)) return false;
+  for (let i = 1; i < n; i++) {
+    const c = key.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return n < 10 || Number(key) <= 4294967294;
+}
+
+/**
+ * Records the member order of `obj` (every own key exactly once). Only needed when a key is
+ * an array index; the object must not gain or lose members afterwards.
+ */
+export function setKeyOrder(obj: object, keys: readonly string[]): void {
+  keyOrders.set(obj, keys);
+}
+
+/** The members of `obj` in the order they were written (see setKeyOrder). */
+export function keysInOrder(obj: object): readonly string[] {
+  return keyOrders.get(obj) ?? Object.keys(obj);
+}
+
+/** The recorded order of `obj`, or undefined when its enumeration order is already right. */
+export function recordedKeyOrder(obj: object): readonly string[] | undefined {
+  return keyOrders.get(obj);
 }

@@ -1,6 +1,6 @@
 // The strict reader: JSON text or UTF-8 bytes to plain values, refusing anything ambiguous.
 import { JsonSyntaxError } from './errors.js';
-import { markFloat, setRawInteger, type Key } from './kinds.js';
+import { isArrayIndexKey, markFloat, setKeyOrder, setRawInteger, type Key } from './kinds.js';
 
 export interface ParseOptions {
   /** Deepest allowed nesting of arrays/objects (default 512). */
@@ -191,6 +191,8 @@ class Parser {
       this.depth--;
       return obj;
     }
+    // The written member order, once an array-index key makes it differ from enumeration order.
+    let order: string[] | undefined;
     for (let index = 0; ; index++) {
       if (t.charCodeAt(this.pos) !== Ch.Quote) this.fail('object keys must be strings');
       const keyStart = this.pos;
@@ -198,6 +200,13 @@ class Parser {
       if (index > 0 && Object.hasOwn(obj, key)) {
         this.pos = keyStart;
         this.fail(`duplicate object key ${JSON.stringify(key)}`);
+      }
+      if (order !== undefined) {
+        order.push(key);
+      } else if (isArrayIndexKey(key)) {
+        // No index key so far, so enumeration order is still insertion order.
+        order = Object.keys(obj);
+        order.push(key);
       }
       if (t.charCodeAt(this.pos) !== Ch.Colon) {
         this.skipWhitespace();
@@ -226,6 +235,7 @@ class Parser {
       }
     }
     this.depth--;
+    if (order !== undefined) setKeyOrder(obj, order);
     return obj;
   }
 
@@ -394,7 +404,12 @@ class Parser {
         this.fail('number literal overflows a double');
       }
     }
-    (container as Record<Key, unknown>)[key] = value;
+    if (key === '__proto__') {
+      // Assignment would try to set the prototype and drop the member.
+      Object.defineProperty(container, key, { value, enumerable: true, writable: true, configurable: true });
+    } else {
+      (container as Record<Key, unknown>)[key] = value;
+    }
     if (isFloat) {
       if (Number.isInteger(value)) markFloat(container, key);
     } else if (!Number.isSafeInteger(value)) {

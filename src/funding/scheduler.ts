@@ -3,17 +3,10 @@
 // running in this process, or the capture lease held by another instance, is skipped —
 // the lease makes "one capture at a time" hold across every instance sharing the store.
 
-import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../http/deps.js';
+import type { BackgroundService, RunningService, ServiceContext } from '../platform/services.js';
 import { captureOnce, describeFailure, type CaptureResult } from './capture.js';
 
-export interface CaptureScheduler {
-  stop(): Promise<void>;
-  /** Resolves when the capture in flight (if any) has finished. */
-  idle(): Promise<void>;
-}
-
-export function startCaptureScheduler(deps: AppDeps & { logger: FastifyBaseLogger }): CaptureScheduler | null {
+export function startCaptureScheduler(deps: ServiceContext): RunningService | null {
   const { config, logger } = deps;
   if (config.captureInterval <= 0) return null;
   const intervalMs = config.captureInterval * 1000;
@@ -59,3 +52,5 @@ export function startCaptureScheduler(deps: AppDeps & { logger: FastifyBaseLogge
     },
   };
 }
+
+export const captureScheduler: BackgroundService = { name: 'funding-capture', start: startCaptureScheduler };

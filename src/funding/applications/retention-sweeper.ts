@@ -4,20 +4,13 @@
 // asks every hour and does the work once per UTC date (purgeOncePerDay), so instances
 // sharing a store repeat at most one cheap delete each per date.
 
-import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../../http/deps.js';
+import type { BackgroundService, RunningService, ServiceContext } from '../../platform/services.js';
 import { utcDate } from './days.js';
 import { purgeOncePerDay } from './retention.js';
 
 const SWEEP_EVERY_MS = 3_600_000;
 
-export interface RetentionSweeper {
-  stop(): Promise<void>;
-  /** Resolves when the sweep in flight (if any) has finished. */
-  idle(): Promise<void>;
-}
-
-export function startRetentionSweeper(deps: AppDeps & { logger: FastifyBaseLogger }, everyMs = SWEEP_EVERY_MS): RetentionSweeper {
+export function startRetentionSweeper(deps: ServiceContext, everyMs = SWEEP_EVERY_MS): RunningService {
   let running: Promise<void> | undefined;
   let stopped = false;
   const sweep = () => {
@@ -42,3 +35,5 @@ export function startRetentionSweeper(deps: AppDeps & { logger: FastifyBaseLogge
     },
   };
 }
+
+export const retentionSweeper: BackgroundService = { name: 'retention-sweeper', start: (context) => startRetentionSweeper(context) };

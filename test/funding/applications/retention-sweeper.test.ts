@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { defaultConfig } from '../../../src/core/config.js';
-import { startRetentionSweeper, type RetentionSweeper } from '../../../src/funding/applications/retention-sweeper.js';
+import { startRetentionSweeper } from '../../../src/funding/applications/retention-sweeper.js';
+import type { RunningService } from '../../../src/platform/services.js';
 import { sqliteBackend } from '../../helpers/storage.js';
 import { movableClock } from './support.js';
 
 const logger = pino({ level: 'silent' });
 let cleanup: (() => Promise<void>) | undefined;
-let sweeper: RetentionSweeper | undefined;
+let sweeper: RunningService | undefined;
 afterEach(async () => {
   await sweeper?.stop();
   await cleanup?.();

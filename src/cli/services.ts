@@ -2,6 +2,6 @@
 // A new area adds its BackgroundService here (see docs/CONTRACTS.md).
 import type { BackgroundService } from '../platform/services.js';
 import { captureScheduler } from '../funding/scheduler.js';
-import { retentionSweeper } from '../funding/applications/retention-sweeper.js';
+import { retentionSweeper } from '../applications/retention-sweeper.js';
 
 export const SERVICES: readonly BackgroundService[] = [captureScheduler, retentionSweeper];

@@ -6,11 +6,11 @@
 import type { FastifyPluginAsync, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError, CoreErrors } from '../../core/errors.js';
 import type { GroupPluginOptions } from '../deps.js';
-import { ApplicationErrors } from '../../funding/applications/errors.js';
-import { enroll, enrollmentBody, isExactConsent } from '../../funding/applications/enroll.js';
-import { resolveCaller } from '../../funding/applications/credential.js';
-import { revocationBody, revokeApplication } from '../../funding/applications/revoke.js';
-import { hasExclusionHeader } from '../../funding/applications/traffic.js';
+import { ApplicationErrors } from '../../applications/errors.js';
+import { enroll, enrollmentBody, isExactConsent } from '../../applications/enroll.js';
+import { resolveCaller } from '../../applications/credential.js';
+import { revocationBody, revokeApplication } from '../../applications/revoke.js';
+import { hasExclusionHeader } from '../../applications/traffic.js';
 
 /**
  * Browser origins, besides this service's own pages (its /docs), that may create or erase

@@ -3,7 +3,7 @@
 // A credential problem is always a 401 (never a silent fall back to anonymous), and a
 // store that cannot answer is always a 503 with Retry-After (never "treat as anonymous").
 
-import { defineErrors } from '../../core/errors.js';
+import { defineErrors } from '../core/errors.js';
 
 export const ApplicationErrors = defineErrors({
   consent_required: {

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTestApp, type TestApp } from '../../helpers/app.js';
-import { backends } from '../../helpers/storage.js';
-import type { Storage } from '../../../src/storage/storage.js';
-import { resolveCaller, type Caller } from '../../../src/funding/applications/credential.js';
-import { recordUsage } from '../../../src/funding/applications/measure.js';
-import { usageReport } from '../../../src/funding/applications/report.js';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { backends } from '../helpers/storage.js';
+import type { Storage } from '../../src/storage/storage.js';
+import { resolveCaller, type Caller } from '../../src/applications/credential.js';
+import { recordUsage } from '../../src/applications/measure.js';
+import { usageReport } from '../../src/applications/report.js';
 import { enrolled, movableClock, type MovableClock } from './support.js';
 
 const P1 = '20260901T115900.123456Z-3f9c2a7e5b6d4c1e8a0f9b2d7c6e5a41';

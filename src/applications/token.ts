@@ -2,7 +2,7 @@
 // once. Only the hex SHA-256 of the whole token text is ever stored.
 
 import { randomBytes, randomUUID } from 'node:crypto';
-import { sha256Hex } from '../../core/hash.js';
+import { sha256Hex } from '../core/hash.js';
 
 export const TOKEN_PATTERN = /^fe_[A-Za-z0-9_-]{43}$/;
 const BEARER_PATTERN = /^Bearer (fe_[A-Za-z0-9_-]{43})$/;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { makeTestApp } from '../../helpers/app.js';
-import { backends, sqliteBackend } from '../../helpers/storage.js';
-import { resolveCaller } from '../../../src/funding/applications/credential.js';
-import { isAppError } from '../../../src/core/errors.js';
+import { makeTestApp } from '../helpers/app.js';
+import { backends, sqliteBackend } from '../helpers/storage.js';
+import { resolveCaller } from '../../src/applications/credential.js';
+import { isAppError } from '../../src/core/errors.js';
 import { appOnBackend, enrolled } from './support.js';
 
 async function rejection(p: Promise<unknown>) {

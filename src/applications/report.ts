@@ -2,8 +2,8 @@
 // over HTTP. It purges expired keys and old usage rows first, so it also enforces
 // retention when no client traffic arrives.
 
-import { formatInstantOffset } from '../../core/time.js';
-import { markFloat } from '../../core/json.js';
+import { formatInstantOffset } from '../core/time.js';
+import { markFloat } from '../core/json.js';
 import type { ApplicationContext } from './context.js';
 import { shiftDate, utcDate } from './days.js';
 import { purgeExpired, USAGE_RETENTION_DAYS, usageRetentionCutoff } from './retention.js';

@@ -1,7 +1,7 @@
 // Erasure by the key holder: the application row goes, and with it (by cascade) its
 // completions and cohorts. Aggregate counters never referenced it and stay.
 
-import { AppError } from '../../core/errors.js';
+import { AppError } from '../core/errors.js';
 import type { ApplicationContext } from './context.js';
 import { ApplicationErrors, STORAGE_RETRY_AFTER_SECONDS } from './errors.js';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { backends } from '../../helpers/storage.js';
-import { sha256Hex } from '../../../src/core/hash.js';
-import { resolveCaller } from '../../../src/funding/applications/credential.js';
-import { recordUsage } from '../../../src/funding/applications/measure.js';
-import { usageReport } from '../../../src/funding/applications/report.js';
-import { reclassify, ReclassifyError } from '../../../src/funding/applications/reclassify.js';
-import { applicationCounts } from '../../../src/funding/applications/counts.js';
+import { backends } from '../helpers/storage.js';
+import { sha256Hex } from '../../src/core/hash.js';
+import { resolveCaller } from '../../src/applications/credential.js';
+import { recordUsage } from '../../src/applications/measure.js';
+import { usageReport } from '../../src/applications/report.js';
+import { reclassify, ReclassifyError } from '../../src/applications/reclassify.js';
+import { applicationCounts } from '../../src/applications/counts.js';
 import { appOnBackend, enrolled } from './support.js';
 
 const P1 = '20260901T115900.123456Z-3f9c2a7e5b6d4c1e8a0f9b2d7c6e5a41';

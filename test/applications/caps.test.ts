@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTestApp, type TestApp } from '../../helpers/app.js';
-import { backends } from '../../helpers/storage.js';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { backends } from '../helpers/storage.js';
 import { enrollVia, movableClock } from './support.js';
 
 for (const backend of backends) {

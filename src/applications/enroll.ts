@@ -4,7 +4,7 @@
 // concurrent enrollments — on one instance or many sharing PostgreSQL — can never
 // exceed them. Expired keys are purged first: only retained keys use up the allowance.
 
-import { AppError, isAppError } from '../../core/errors.js';
+import { AppError, isAppError } from '../core/errors.js';
 import { utcDate, secondsToNextUtcMidnight } from './days.js';
 import type { ApplicationContext } from './context.js';
 import { ApplicationErrors, STORAGE_RETRY_AFTER_SECONDS } from './errors.js';

@@ -1,10 +1,10 @@
 // Shared pieces for the application-key tests: a movable clock and enrollment calls.
 import type { FastifyInstance } from 'fastify';
 import { afterEach } from 'vitest';
-import type { Storage } from '../../../src/storage/storage.js';
-import { makeTestApp, type TestApp } from '../../helpers/app.js';
-import type { BackendFactory } from '../../helpers/storage.js';
-import { parseUtcTimestamp, type Instant } from '../../../src/core/time.js';
+import type { Storage } from '../../src/storage/storage.js';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import type { BackendFactory } from '../helpers/storage.js';
+import { parseUtcTimestamp, type Instant } from '../../src/core/time.js';
 
 export interface MovableClock {
   (): Instant;

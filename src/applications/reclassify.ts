@@ -3,8 +3,8 @@
 // open a cohort in it). `external_verified` needs an evidence file, of which only the
 // SHA-256 is kept.
 
-import { sha256Hex } from '../../core/hash.js';
-import { JsonSyntaxError, parseStrictJson } from '../../core/json.js';
+import { sha256Hex } from '../core/hash.js';
+import { JsonSyntaxError, parseStrictJson } from '../core/json.js';
 import type { ApplicationContext } from './context.js';
 import { utcDate } from './days.js';
 import { purgeExpired } from './retention.js';

@@ -12,7 +12,7 @@
 // de-duplication hold exactly across instances.
 
 import { sql } from 'kysely';
-import type { Instant } from '../../core/time.js';
+import type { Instant } from '../core/time.js';
 import type { ApplicationContext } from './context.js';
 import type { Caller } from './credential.js';
 import { utcDate } from './days.js';

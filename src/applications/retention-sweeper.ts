@@ -4,7 +4,7 @@
 // asks every hour and does the work once per UTC date (purgeOncePerDay), so instances
 // sharing a store repeat at most one cheap delete each per date.
 
-import type { BackgroundService, RunningService, ServiceContext } from '../../platform/services.js';
+import type { BackgroundService, RunningService, ServiceContext } from '../platform/services.js';
 import { utcDate } from './days.js';
 import { purgeOncePerDay } from './retention.js';
 

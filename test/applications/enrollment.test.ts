@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTestApp, type TestApp } from '../../helpers/app.js';
-import { sqliteBackend } from '../../helpers/storage.js';
-import { sha256Hex } from '../../../src/core/hash.js';
-import { resolveCaller } from '../../../src/funding/applications/credential.js';
-import { recordUsage } from '../../../src/funding/applications/measure.js';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { sqliteBackend } from '../helpers/storage.js';
+import { sha256Hex } from '../../src/core/hash.js';
+import { resolveCaller } from '../../src/applications/credential.js';
+import { recordUsage } from '../../src/applications/measure.js';
 import { CONSENT, enrollVia, enrolled, movableClock } from './support.js';
 
 const PACKET = '20260901T115900.123456Z-3f9c2a7e5b6d4c1e8a0f9b2d7c6e5a41';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { defaultConfig } from '../../../src/core/config.js';
-import { startRetentionSweeper } from '../../../src/funding/applications/retention-sweeper.js';
-import type { RunningService } from '../../../src/platform/services.js';
-import { sqliteBackend } from '../../helpers/storage.js';
+import { defaultConfig } from '../../src/core/config.js';
+import { startRetentionSweeper } from '../../src/applications/retention-sweeper.js';
+import type { RunningService } from '../../src/platform/services.js';
+import { sqliteBackend } from '../helpers/storage.js';
 import { movableClock } from './support.js';
 
 const logger = pino({ level: 'silent' });

@@ -1,13 +1,13 @@
 // Bearer keys and usage measurement on the real funding read routes (latest, changes,
 // history): the check order of §5.1 and the X-Usage-Recorded header.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { captureOnce } from '../../../src/funding/capture.js';
-import type { Storage } from '../../../src/storage/storage.js';
-import { usageReport } from '../../../src/funding/applications/report.js';
-import { enroll } from '../../../src/funding/applications/enroll.js';
-import { backends, sqliteBackend } from '../../helpers/storage.js';
-import { makeTestApp, type TestApp } from '../../helpers/app.js';
-import { liveConfig, srfWithAmount, startPublisherServer, testClock, type PublisherServer, type TestClock } from '../support.js';
+import { captureOnce } from '../../src/funding/capture.js';
+import type { Storage } from '../../src/storage/storage.js';
+import { usageReport } from '../../src/applications/report.js';
+import { enroll } from '../../src/applications/enroll.js';
+import { backends, sqliteBackend } from '../helpers/storage.js';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { liveConfig, srfWithAmount, startPublisherServer, testClock, type PublisherServer, type TestClock } from '../funding/support.js';
 import { enrolled } from './support.js';
 
 for (const backend of backends) {

@@ -4,8 +4,8 @@
 // erased or expired key is a 401, and a store that cannot answer is a 503 — the caller is
 // never quietly treated as anonymous, and neither outcome can turn into a 304.
 
-import { AppError } from '../../core/errors.js';
-import { digestsEqual } from '../../core/hash.js';
+import { AppError } from '../core/errors.js';
+import { digestsEqual } from '../core/hash.js';
 import type { ApplicationContext } from './context.js';
 import { utcDate } from './days.js';
 import { ApplicationErrors, STORAGE_RETRY_AFTER_SECONDS } from './errors.js';

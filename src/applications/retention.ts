@@ -5,8 +5,8 @@
 // A key is also refused the moment it is presented after its idle limit, purged or not.
 
 import type { Kysely } from 'kysely';
-import type { Database } from '../../storage/schema.js';
-import type { Storage } from '../../storage/storage.js';
+import type { Database } from '../storage/schema.js';
+import type { Storage } from '../storage/storage.js';
 import { shiftDate } from './days.js';
 
 /** A key whose last accepted use is more than this many dates back is gone (180 idle dates). */

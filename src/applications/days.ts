@@ -1,7 +1,7 @@
 // UTC calendar days for keys and usage. Everything is counted in whole UTC dates, so the
 // clock's time of day matters only for "seconds until the next date begins".
 
-import { formatIsoDate, parseIsoDate, utcDayOf, type Instant } from '../../core/time.js';
+import { formatIsoDate, parseIsoDate, utcDayOf, type Instant } from '../core/time.js';
 
 /** `YYYY-MM-DD` of the UTC date an instant falls on. */
 export function utcDate(now: Instant): string {

@@ -5,7 +5,7 @@
 
 import { defineErrors } from '../core/errors.js';
 
-export const ApplicationErrors = defineErrors({
+export const ApplicationErrors = defineErrors('applications', {
   consent_required: {
     status: 400,
     meaning: 'Enrollment needs exactly the JSON body {"measurement_consent": true}: the value true and no other member.',

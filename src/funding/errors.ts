@@ -8,7 +8,7 @@
 import { AppError, defineErrors } from '../core/errors.js';
 import type { MetricId, PublisherKey } from './publishers/types.js';
 
-export const FundingErrors = defineErrors({
+export const FundingErrors = defineErrors('funding', {
   publisher_unavailable: {
     status: 502,
     meaning: 'An original publisher document could not be downloaded (transport failure, non-200 status, redirect, timeout or size limit).',

@@ -9,9 +9,12 @@ import { utcDate, secondsToNextUtcMidnight } from './days.js';
 import type { ApplicationContext } from './context.js';
 import { ApplicationErrors, STORAGE_RETRY_AFTER_SECONDS } from './errors.js';
 import { keyExpiryCutoff, USAGE_RETENTION_DAYS } from './retention.js';
+import type { EnrollmentBody } from './schemas.js';
 import type { TrafficClass } from './tables.js';
 import { newApplicationId, newToken, tokenDigest } from './token.js';
 
+/** Largest enrollment body accepted (the consent body is 29 bytes). */
+export const ENROLLMENT_BODY_LIMIT = 1024;
 export const ENROLLMENTS_PER_UTC_DAY = 100;
 export const RETAINED_APPLICATIONS_LIMIT = 10_000;
 /** Longest Retry-After for the total allowance: a key may be erased at any moment. */
@@ -87,7 +90,7 @@ export async function enroll(ctx: ApplicationContext, options: EnrollOptions): P
 }
 
 /** The 201 body, keys in the upstream order. */
-export function enrollmentBody(e: Enrollment): Record<string, unknown> {
+export function enrollmentBody(e: Enrollment): EnrollmentBody {
   return {
     application_id: e.applicationId,
     token: e.token,

@@ -4,6 +4,7 @@
 import { AppError } from '../core/errors.js';
 import type { ApplicationContext } from './context.js';
 import { ApplicationErrors, STORAGE_RETRY_AFTER_SECONDS } from './errors.js';
+import type { RevocationBody } from './schemas.js';
 
 export async function revokeApplication(ctx: ApplicationContext, applicationId: string): Promise<void> {
   try {
@@ -17,6 +18,6 @@ export async function revokeApplication(ctx: ApplicationContext, applicationId: 
 }
 
 /** The 200 body of an erasure. */
-export function revocationBody(): Record<string, boolean> {
+export function revocationBody(): RevocationBody {
   return { deleted: true, credential_revoked: true, anonymous_aggregate_counts_retained: true };
 }

@@ -10,6 +10,7 @@ import { producerModulesSha256, producerSourceCommit } from './producer.js';
 import { PUBLISHER_KEYS, type PublisherKey } from './publishers/types.js';
 import { buildReviewDocument, type ReviewInput } from './review.js';
 import { rowDocument, REVIEW_SCOPE, type ObservationRow } from './rows.js';
+import type { PacketManifest } from './schemas/packet.js';
 import { KNOWLEDGE_TIME_BASIS, MANIFEST_SCHEMA, METHOD_VERSION, VALUE_BASIS } from './terms.js';
 
 export const PACKET_ID_PATTERN = /^[0-9]{8}T[0-9]{6}\.[0-9]{6}Z-[0-9a-f]{32}$/;
@@ -75,8 +76,8 @@ export interface ManifestInput {
   sample: boolean;
 }
 
-export function buildManifestDocument(input: ManifestInput): Record<string, unknown> {
-  const doc: Record<string, unknown> = {
+export function buildManifestDocument(input: ManifestInput): PacketManifest {
+  const doc: PacketManifest = {
     schema: MANIFEST_SCHEMA,
     packet_id: input.packetId,
     archived_at: formatInstantOffset(input.archivedAt),
@@ -91,7 +92,7 @@ export function buildManifestDocument(input: ManifestInput): Record<string, unkn
     latest_per_instrument: false,
     ready_at_capture: input.readyAtCapture,
     artifacts: { 'observations.csv': input.artifacts.csvSha256, 'review.json': input.artifacts.reviewSha256 },
-    publisher_receipts: orderedReceipts(input.receipts),
+    publisher_receipts: orderedReceipts(input.receipts) as PublisherReceipts,
     value_basis: VALUE_BASIS,
   };
   if (input.sample) doc.sample = true;

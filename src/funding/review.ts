@@ -8,6 +8,7 @@ import { METRICS } from './publishers/catalogue.js';
 import type { PublisherKey } from './publishers/types.js';
 import { rowDocument, REVIEW_SCOPE, REVIEW_STATUS, type ObservationRow } from './rows.js';
 import type { PublisherReceipt } from './packet.js';
+import type { PacketReview } from './schemas/packet.js';
 import {
   FRESHNESS_BASIS,
   METHOD_VERSION,
@@ -30,9 +31,9 @@ export interface ReviewInput {
   sample: boolean;
 }
 
-export function buildReviewDocument(input: ReviewInput): Record<string, unknown> {
-  const freshness: Record<string, unknown> = {};
-  const lineage: Record<string, unknown> = {};
+export function buildReviewDocument(input: ReviewInput): PacketReview {
+  const freshness: Partial<PacketReview['freshness_assessments']> = {};
+  const lineage: Partial<PacketReview['publisher_lineage']> = {};
   for (const row of input.rows) {
     freshness[row.metric_id] = {
       basis: FRESHNESS_BASIS,
@@ -49,7 +50,7 @@ export function buildReviewDocument(input: ReviewInput): Record<string, unknown>
       original_publisher_acquisition: !input.sample,
     };
   }
-  const doc: Record<string, unknown> = {
+  const doc: PacketReview = {
     schema: REVIEW_SCHEMA,
     capture_id: input.packetId,
     captured_at: formatInstantOffset(input.capturedAt),
@@ -61,10 +62,11 @@ export function buildReviewDocument(input: ReviewInput): Record<string, unknown>
     review_scope: REVIEW_SCOPE,
     latest_per_instrument: false,
     results: input.rows.map(rowDocument),
-    freshness_assessments: freshness,
+    // One entry per row, and a packet has exactly the nine rows (checked on every read).
+    freshness_assessments: freshness as PacketReview['freshness_assessments'],
     issues: [],
     original_publisher_acquired_at: formatInstantOffset(input.acquiredAt),
-    publisher_lineage: lineage,
+    publisher_lineage: lineage as PacketReview['publisher_lineage'],
     value_basis: VALUE_BASIS,
     method_version: METHOD_VERSION,
     transformations: [...TRANSFORMATIONS],

@@ -13,6 +13,7 @@ import { renderObservationsCsv } from './csv.js';
 import { isPacketId, PACKET_FILES, sourceManifestSha256, type PublisherReceipts } from './packet.js';
 import { METRIC_IDS, PUBLISHER_KEYS } from './publishers/types.js';
 import { expectedUnit, PUBLISHER_FRESHNESS, REVIEW_SCOPE, ROW_COLUMNS, VALUE_STATE } from './rows.js';
+import type { ObservationRowDocument } from './schemas/common.js';
 import { MANIFEST_SCHEMA, REVIEW_SCHEMA } from './terms.js';
 
 export class PacketVerificationError extends Error {
@@ -36,8 +37,8 @@ export interface VerifiedPacket {
   readonly reviewScope: string;
   readonly readyAtCapture: boolean;
   readonly reviewReady: boolean;
-  /** The review's `results`, parsed with number kinds intact. Treat as read-only. */
-  readonly results: readonly Record<string, unknown>[];
+  /** The review's `results`, parsed with number kinds intact and checked row by row. Treat as read-only. */
+  readonly results: readonly ObservationRowDocument[];
   readonly bytes: Readonly<Record<(typeof PACKET_FILES)[number], Uint8Array>>;
 }
 
@@ -83,7 +84,7 @@ function checkReceipts(packetId: string, receipts: unknown): PublisherReceipts {
 }
 
 /** The packet rules every `results` list obeys (the same rules the CSV is checked against). */
-export function checkResults(packetId: string, review: Json): Json[] {
+export function checkResults(packetId: string, review: Json): ObservationRowDocument[] {
   const results = review.results;
   if (!Array.isArray(results) || results.length !== METRIC_IDS.length) {
     throw new PacketVerificationError(packetId, `review results must hold exactly ${METRIC_IDS.length} rows`);
@@ -116,7 +117,8 @@ export function checkResults(packetId: string, review: Json): Json[] {
       throw bad('freshness assessment disagrees with the row');
     }
   });
-  return results as Json[];
+  // Every member of every row was checked above.
+  return results as ObservationRowDocument[];
 }
 
 const memo = new Map<string, VerifiedPacket>();

@@ -1,0 +1,81 @@
+// The two JSON files of a packet: manifest.json (`financial-evidence.public-packet.v1`)
+// and review.json (`financial-evidence.original-publisher-review.v1`).
+import { Type, type Static } from 'typebox';
+import { Bool, byMetric, byPublisher, closed, Hex64, IsoDate, ObservationRowSchema, PacketArtifacts, PacketId, SampleFlag, Str, Timestamp } from './common.js';
+
+export const PublisherReceiptSchema = closed({
+  source_url: Str,
+  retrieved_at: Timestamp,
+  sha256: Hex64,
+  bytes: Type.Integer({ minimum: 0 }),
+});
+
+export const PacketManifestDocument = closed(
+  {
+    schema: Type.Literal('financial-evidence.public-packet.v1'),
+    packet_id: PacketId,
+    archived_at: Timestamp,
+    source_captured_at: Timestamp,
+    source_manifest_sha256: Hex64,
+    knowledge_time_basis: Str,
+    producer_source_commit: Str,
+    producer_modules_sha256: Type.Record(Type.String(), Hex64),
+    method_version: Str,
+    review_asof: IsoDate,
+    review_scope: Type.Literal('common_sofr_iorb_horizon'),
+    latest_per_instrument: Type.Literal(false),
+    ready_at_capture: Bool,
+    artifacts: PacketArtifacts,
+    publisher_receipts: byPublisher(PublisherReceiptSchema),
+    value_basis: Str,
+    sample: SampleFlag,
+  },
+  'manifest.json: what the packet holds and where each publisher document came from.',
+);
+
+export const FreshnessAssessmentSchema = closed({
+  basis: Str,
+  canonical_latest_asof: IsoDate,
+  newer_observation_available: Bool,
+});
+
+export const LineageSchema = closed({
+  source_url: Str,
+  retrieved_at: Timestamp,
+  sha256: Hex64,
+  bytes: Type.Integer({ minimum: 0 }),
+  field: Str,
+  source: Str,
+  original_publisher_acquisition: Bool,
+});
+
+export const PacketReviewDocument = closed(
+  {
+    schema: Type.Literal('financial-evidence.original-publisher-review.v1'),
+    capture_id: PacketId,
+    captured_at: Timestamp,
+    ready: Bool,
+    available: Type.Literal(true),
+    stale: Type.Literal(false),
+    data_readiness: Type.Literal('checks_passed'),
+    review_asof: IsoDate,
+    review_scope: Type.Literal('common_sofr_iorb_horizon'),
+    latest_per_instrument: Type.Literal(false),
+    results: Type.Array(ObservationRowSchema, { minItems: 9, maxItems: 9 }),
+    freshness_assessments: byMetric(FreshnessAssessmentSchema),
+    issues: Type.Array(Str),
+    original_publisher_acquired_at: Timestamp,
+    publisher_lineage: byMetric(LineageSchema),
+    value_basis: Str,
+    method_version: Str,
+    transformations: Type.Array(Str),
+    source_terms: Type.Record(Type.String(), Str),
+    publisher_notice: Str,
+    sample: SampleFlag,
+  },
+  'review.json: our review of the seven publisher documents, row by row with lineage.',
+);
+
+export type PacketManifest = Static<typeof PacketManifestDocument>;
+export type PacketReview = Static<typeof PacketReviewDocument>;
+export type PublisherReceiptDoc = Static<typeof PublisherReceiptSchema>;

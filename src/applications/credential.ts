@@ -9,7 +9,7 @@ import { digestsEqual } from '../core/hash.js';
 import type { ApplicationContext } from './context.js';
 import { utcDate } from './days.js';
 import { ApplicationErrors, STORAGE_RETRY_AFTER_SECONDS } from './errors.js';
-import { isKeyExpired } from './retention.js';
+import { isKeyExpired, KEY_EXPIRY_DAYS } from './retention.js';
 import type { TrafficClass } from './tables.js';
 import { parseAuthorization, tokenDigest } from './token.js';
 
@@ -57,7 +57,7 @@ export async function resolveCaller(ctx: ApplicationContext, authorization: stri
   if (isKeyExpired(row.last_seen_day, today)) {
     // Purge on use; the key is refused whether or not the delete succeeds.
     await ctx.storage.db.deleteFrom('applications').where('id', '=', row.id).execute().catch(() => undefined);
-    throw new AppError(ApplicationErrors.unknown_credential, 'this application key expired after 180 days without use', {
+    throw new AppError(ApplicationErrors.unknown_credential, `this application key expired after ${KEY_EXPIRY_DAYS} days without use`, {
       headers: CHALLENGE,
     });
   }

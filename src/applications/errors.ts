@@ -4,6 +4,7 @@
 // store that cannot answer is always a 503 with Retry-After (never "treat as anonymous").
 
 import { defineErrors } from '../core/errors.js';
+import { KEY_EXPIRY_DAYS } from './retention.js';
 
 export const ApplicationErrors = defineErrors('applications', {
   consent_required: {
@@ -24,7 +25,7 @@ export const ApplicationErrors = defineErrors('applications', {
   },
   unknown_credential: {
     status: 401,
-    meaning: 'The application key is not known here: never issued, erased, or expired after 180 days without use.',
+    meaning: `The application key is not known here: never issued, erased, or expired after ${KEY_EXPIRY_DAYS} days without use.`,
   },
   credential_required: {
     status: 401,

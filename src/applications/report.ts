@@ -6,7 +6,7 @@ import { formatInstantOffset } from '../core/time.js';
 import { markFloat } from '../core/json.js';
 import type { ApplicationContext } from './context.js';
 import { shiftDate, utcDate } from './days.js';
-import { purgeExpired, USAGE_RETENTION_DAYS, usageRetentionCutoff } from './retention.js';
+import { KEY_EXPIRY_DAYS, purgeExpired, USAGE_RETENTION_DAYS, usageRetentionCutoff } from './retention.js';
 import type { AggregateClass, TrafficClass, UsageOutcome } from './tables.js';
 
 export const USAGE_REPORT_SCHEMA = 'financial-evidence.application-usage.v1';
@@ -43,7 +43,7 @@ const COHORT_BASIS =
 const DEDUPLICATION =
   'At most one completion per application, UTC date, latest packet id and class: latest and changes reads of the same packet on one date count once. Conditional 304 answers are counted only in request_aggregates.';
 const COVERAGE =
-  'Only requests to this service that passed every check are measured, within the last 90 UTC dates. Keys erased by their holder or expired after 180 idle dates take their completions and cohorts with them; aggregate counters remain.';
+  `Only requests to this service that passed every check are measured, within the last ${USAGE_RETENTION_DAYS} UTC dates. Keys erased by their holder or expired after ${KEY_EXPIRY_DAYS} idle dates take their completions and cohorts with them; aggregate counters remain.`;
 const SCOPE =
   'Counts of enrolled keys, not of people or organizations. Keys are self-issued and classes other than external_verified are unreviewed; traffic marked with an exclusion header is reported as synthetic.';
 

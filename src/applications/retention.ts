@@ -11,6 +11,8 @@ import { shiftDate } from './days.js';
 
 /** A key whose last accepted use is more than this many dates back is gone (180 idle dates). */
 export const KEY_IDLE_LIMIT_DAYS = 179;
+/** The idle dates after which a key expires, as told to people. */
+export const KEY_EXPIRY_DAYS = KEY_IDLE_LIMIT_DAYS + 1;
 /** Completions and aggregates keep this many UTC dates, today included. */
 export const USAGE_RETENTION_DAYS = 90;
 

@@ -36,14 +36,18 @@ function routePattern(url: string): RegExp {
 
 const within = (path: string, base: string) => path === base || path.startsWith(base + '/');
 
-// The root paths each group's operations claim (`/v1/funding` for `/v1/funding/latest`).
-const NAMESPACES = GROUPS.flatMap((group) => group.routes.map((route) => ({ namespace: namespaceOf(route.url), shape: group.shape })));
-
-/** The error body shape for a path: its group's, or `any` for paths no group owns. */
-function shapeForPath(path: string): ErrorShape {
-  for (const group of GROUPS) if (group.prefix && within(path, group.prefix)) return group.shape;
-  for (const { namespace, shape } of NAMESPACES) if (within(path, namespace)) return shape;
-  return 'any';
+/**
+ * The error body shape for a path: the shape of the group whose prefix, or whose
+ * operations' root namespace (`/v1/funding` for `/v1/funding/latest`), holds it; `any`
+ * for paths no group owns.
+ */
+function shapeResolver(groups: readonly GroupDefinition[]): (path: string) => ErrorShape {
+  const namespaces = groups.flatMap((group) => group.routes.map((route) => ({ namespace: namespaceOf(route.url), shape: group.shape })));
+  return (path) => {
+    for (const group of groups) if (group.prefix && within(path, group.prefix)) return group.shape;
+    for (const { namespace, shape } of namespaces) if (within(path, namespace)) return shape;
+    return 'any';
+  };
 }
 
 /**
@@ -78,7 +82,13 @@ async function mountGroup(app: FastifyInstance, group: GroupDefinition, mount: s
   );
 }
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export interface BuildOptions {
+  /** The groups to serve; every group by default (tests pass their own). */
+  groups?: readonly GroupDefinition[];
+}
+
+export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise<FastifyInstance> {
+  const groups = build.groups ?? GROUPS;
   const { config } = deps;
   const options: FastifyServerOptions = {
     logger: deps.logger ?? loggerOptions(config.logLevel),
@@ -91,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     exposeHeadRoutes: true,
   };
   const sample = config.mode === 'sample';
+  const shapeForPath = shapeResolver(groups);
   // A path that is not valid percent-encoding never reaches a route; it still gets a registry body.
   options.frameworkErrors = (error, request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
@@ -195,7 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 
-  for (const group of GROUPS) {
+  for (const group of groups) {
     for (const mount of new Set(['', group.prefix])) await mountGroup(app, group, mount, deps, sample);
   }
 

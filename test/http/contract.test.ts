@@ -10,6 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lookupError } from '../../src/core/errors.js';
 import { parseStrictJson } from '../../src/core/json.js';
 import { isUtcTimestamp } from '../../src/core/time.js';
 import { MAX_GUARDED_HEADER, MAX_QUERY_LENGTH } from '../../src/http/app.js';
@@ -170,6 +171,18 @@ describe('the OpenAPI document', () => {
           expect(() => validator(media.schema), `${operation.operationId} ${status} ${type}`).not.toThrow();
           if (Number(status) < 300) declareOptional(coverage, `${operation.operationId} ${status} ${type}`, media.schema);
         }
+      }
+    }
+  });
+
+  it('lists, for each error status, registry codes of exactly that status', () => {
+    for (const { operation } of OPERATIONS) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (Number(status) < 400) continue;
+        const schema = response.content?.['application/json']?.schema as { properties?: { code?: { enum?: string[] } } } | undefined;
+        const codes = schema?.properties?.code?.enum;
+        expect(codes?.length, `${operation.operationId} ${status}`).toBeGreaterThan(0);
+        for (const code of codes ?? []) expect(lookupError(code)?.status, `${operation.operationId} ${status} ${code}`).toBe(Number(status));
       }
     }
   });

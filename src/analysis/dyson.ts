@@ -26,7 +26,7 @@ const LIMITS: readonly string[] = [
 
 /** Defaults overlaid by the caller's members, each keeping its int/float token kind. */
 export function applyDysonParameters(request: DysonRequest): DysonParameters {
-  const params = { ...DYSON_DEFAULTS } as DysonParameters;
+  const params = { ...DYSON_DEFAULTS };
   for (const key of ['dimension', 'steps', 'dt', 'seed'] as const) {
     if (Object.prototype.hasOwnProperty.call(request, key) && request[key] !== undefined) {
       copyMember(params, key, request, key);

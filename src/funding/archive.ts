@@ -92,11 +92,6 @@ export async function storeBlob(trx: Db, bytes: Uint8Array, nowUs: number): Prom
   return sha256;
 }
 
-export async function findBlob(db: Db, sha256: string): Promise<Uint8Array | undefined> {
-  const row = await db.selectFrom('funding_publisher_blobs').select(['bytes']).where('sha256', '=', sha256).executeTakeFirst();
-  return row && bytesOf(row.bytes);
-}
-
 export type NewPacket = Omit<PacketsTable, 'seq'>;
 export type NewAttempt = Omit<AttemptsTable, 'seq'>;
 

@@ -132,7 +132,7 @@ export function latestBody(packet: VerifiedPacket, sample: boolean): EncodedBody
   };
   if (sample) doc.sample = true;
   const encoded = encodeBody(doc);
-  if (!bySample) latestBodies.set(packet, (bySample = new Map()));
+  if (!bySample) latestBodies.set(packet, (bySample = new Map<boolean, EncodedBody>()));
   bySample.set(sample, encoded);
   return encoded;
 }

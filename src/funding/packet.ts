@@ -38,7 +38,7 @@ export type PublisherReceipts = Record<PublisherKey, PublisherReceipt>;
 /** Receipts in PUBLISHER_KEYS order (the encoder sorts keys anyway). */
 export function orderedReceipts(receipts: Partial<Record<PublisherKey, PublisherReceipt>>): Partial<PublisherReceipts> {
   const out: Partial<PublisherReceipts> = {};
-  for (const key of PUBLISHER_KEYS) if (receipts[key]) out[key] = { ...receipts[key]! };
+  for (const key of PUBLISHER_KEYS) if (receipts[key]) out[key] = { ...receipts[key] };
   return out;
 }
 

@@ -108,9 +108,9 @@ export function checkResults(packetId: string, review: Json): ObservationRowDocu
     if (row.review_status !== review.data_readiness) throw bad('review_status differs from the review data_readiness');
     if (row.review_asof !== review.review_asof || row.review_scope !== review.review_scope) throw bad('scope cells differ from the review');
     if (row.latest_per_instrument !== false) throw bad('latest_per_instrument is not false');
-    if ((row.observation_date as string) > (review.review_asof as string)) throw bad('observation_date lies after review_asof');
-    if ((row.canonical_latest_asof as string) < (row.observation_date as string)) throw bad('canonical_latest_asof precedes observation_date');
-    const newer = (row.canonical_latest_asof as string) > (row.observation_date as string);
+    if (row.observation_date > (review.review_asof as string)) throw bad('observation_date lies after review_asof');
+    if (row.canonical_latest_asof < row.observation_date) throw bad('canonical_latest_asof precedes observation_date');
+    const newer = row.canonical_latest_asof > row.observation_date;
     if (row.newer_observation_available !== newer) throw bad('newer_observation_available disagrees with the dates');
     const a = assessments[metric];
     if (!isObject(a) || a.canonical_latest_asof !== row.canonical_latest_asof || a.newer_observation_available !== row.newer_observation_available) {
@@ -190,9 +190,9 @@ export function verifyStoredPacket(row: PacketRow): VerifiedPacket {
     archivedAt,
     sourceCapturedAt,
     reviewAsof: manifest.review_asof,
-    reviewScope: manifest.review_scope as string,
+    reviewScope: manifest.review_scope,
     readyAtCapture: manifest.ready_at_capture,
-    reviewReady: review.ready as boolean,
+    reviewReady: review.ready,
     results: Object.freeze(results),
     bytes: Object.freeze({ 'manifest.json': row.manifest, 'review.json': row.review, 'observations.csv': row.csv }),
   });

@@ -127,7 +127,8 @@ function isTimeout(error: unknown): boolean {
 
 function errorLabel(error: unknown): string {
   const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
-  return String(code ?? name ?? 'error').slice(0, 60);
+  const label = typeof code === 'string' ? code : typeof name === 'string' ? name : 'error';
+  return label.slice(0, 60);
 }
 
 /** Stops reading a body we refuse; the abort this causes is expected, not an error to report. */

@@ -36,7 +36,7 @@ for (const backend of backends) {
       expect(new Set(created.map((r) => r.json().application_id)).size).toBe(100);
 
       // An erased key frees a place today; the next UTC date starts a fresh allowance.
-      const victim = created[0].json() as { token: string };
+      const victim = created[0].json<{ token: string }>();
       expect((await a.app.inject({ method: 'DELETE', url: '/v1/applications/current', headers: { authorization: `Bearer ${victim.token}` } })).statusCode).toBe(200);
       expect((await enrollVia(b.app)).statusCode).toBe(201);
       expect((await enrollVia(a.app)).statusCode).toBe(429);

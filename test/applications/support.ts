@@ -42,7 +42,7 @@ export async function enrollVia(app: FastifyInstance, headers: Record<string, st
 export async function enrolled(app: FastifyInstance, headers: Record<string, string> = {}): Promise<{ id: string; token: string }> {
   const res = await enrollVia(app, headers);
   if (res.statusCode !== 201) throw new Error(`enrollment failed: ${res.statusCode} ${res.body}`);
-  const body = res.json() as { application_id: string; token: string };
+  const body = res.json<{ application_id: string; token: string }>();
   return { id: body.application_id, token: body.token };
 }
 

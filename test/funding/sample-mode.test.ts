@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseStrictJson } from '../../src/core/json.js';
+import type { PacketReview } from '../../src/funding/schemas/packet.js';
 import { makeTestApp } from '../helpers/app.js';
 import { useFundingHarness } from './harness.js';
 
@@ -16,7 +17,7 @@ describe('sample mode', () => {
     const body = res.json();
     expect(body.sample).toBe(true);
     expect(body.observations.find((o: { metric_id: string }) => o.metric_id === 'liquidity.srf').value).toBe(0.005);
-    const review = parseStrictJson((await h.app.inject({ url: `/packets/${attempt.packet_id}/review.json` })).rawPayload) as Record<string, any>;
+    const review = parseStrictJson((await h.app.inject({ url: `/packets/${attempt.packet_id}/review.json` })).rawPayload) as PacketReview;
     expect(review.sample).toBe(true);
     expect(review.publisher_notice).toMatch(/^Sample mode/);
     expect(review.publisher_lineage['policy.sofr']).toMatchObject({ source_url: 'sample:publishers/day-1/sofr.json', original_publisher_acquisition: false });

@@ -31,7 +31,7 @@ const START = '2026-11-20T15:30:00Z';
 
 // The document as any instance serves it (the scenarios' fixtures are built below).
 const documentApp = await makeTestApp({ mode: 'sample' });
-const openapi = (await documentApp.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
+const openapi = (await documentApp.app.inject({ url: '/openapi.json' })).json<{ paths: Record<string, Record<string, Operation>> }>();
 await documentApp.close();
 
 const OPERATIONS: Documented[] = Object.entries(openapi.paths).flatMap(([path, methods]) =>
@@ -228,7 +228,7 @@ describe.each(OPERATIONS)('$method $path ($operation.operationId)', (op) => {
       statuses.add(status);
     }
     // Every operation documents load shedding; reach it for each.
-    const shedRes = await whileSaturated({ method: op.method as 'GET', url: own.url(f) });
+    const shedRes = await whileSaturated({ method: op.method, url: own.url(f) });
     expect(shedRes.statusCode, `${id} under load`).toBe(503);
     expect(shedRes.json()).toMatchObject({ code: 'overloaded' });
     expect(shedRes.headers['retry-after']).toBe('1');

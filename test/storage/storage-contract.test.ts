@@ -46,7 +46,7 @@ for (const backend of backends) {
       try {
         const other = await openAnother();
         await storage.db.schema.createTable('counter_probe').addColumn('n', 'integer').execute();
-        await storage.db.insertInto('counter_probe' as never).values({ n: 0 } as never).execute();
+        await storage.db.insertInto('counter_probe' as never).values({ n: 0 }).execute();
         // Each section reads, yields, then writes read+1: without exclusion, increments are lost.
         const bump = (s: typeof storage) =>
           s.serialized('probe', async (trx) => {

@@ -5,7 +5,6 @@ import type { Static } from 'typebox';
 import type { MarketRequestInput } from '../schemas/market.js';
 import type {
   AttentionItemSchema,
-  MarketCoverageSchema,
   MarketDiagnosticsSchema,
   MarketMeasurementCoverage,
   MarketPolicyResult,
@@ -20,7 +19,6 @@ export type MarketSeries = MarketRequest['series'][number];
 export type MarketObservation = MarketSeries['observations'][number];
 export type MarketSource = MarketSeries['source'];
 export type SeriesKind = MarketSeries['kind'];
-export type SourceRights = MarketSource['rights'];
 export type MarketPolicyInput = NonNullable<MarketRequest['policy']>;
 
 export type MarketPolicy = Static<typeof MarketPolicyResult>;
@@ -28,10 +26,8 @@ export type SeriesStatus = Static<typeof SeriesStatusSchema>;
 export type MeasurementCoverage = Static<typeof MarketMeasurementCoverage>;
 export type CoverageStatus = MeasurementCoverage['status'];
 export type MonitorResult = Static<typeof MonitorResultSchema>;
-export type MonitorState = MonitorResult['state'];
 export type MarketDiagnostics = Static<typeof MarketDiagnosticsSchema>;
 export type SeriesResult = Static<typeof MarketSeriesResult>;
 export type AttentionItem = Static<typeof AttentionItemSchema>;
 export type RelatedMovement = Static<typeof RelatedMovementSchema>;
-export type MarketCoverage = Static<typeof MarketCoverageSchema>;
 export type { MarketAssessment } from '../schemas/market-result.js';

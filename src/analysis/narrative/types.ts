@@ -8,7 +8,6 @@ import type {
   ConflictCandidateSchema,
   EventEntrySchema,
   NarrativePolicyResult,
-  TriageCountsSchema,
 } from '../schemas/narrative-result.js';
 
 export type NarrativeRequest = NarrativeRequestInput;
@@ -23,5 +22,4 @@ export type EventEntry = Static<typeof EventEntrySchema>;
 export type EventStatus = EventEntry['status'];
 export type Relevance = ClusterSummary['relevance'];
 export type ConflictCandidate = Static<typeof ConflictCandidateSchema>;
-export type TriageCounts = Static<typeof TriageCountsSchema>;
 export type { NarrativeTriageResult } from '../schemas/narrative-result.js';

@@ -15,7 +15,7 @@ export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 type Literals<V extends readonly string[]> = { -readonly [K in keyof V]: TLiteral<V[K]> };
 /** A union of string literals (the enum values of a token field). */
 export const oneOf = <const V extends readonly string[]>(values: V): TUnion<Literals<V>> =>
-  Type.Union(values.map((v) => Type.Literal(v)) as TSchema[]) as unknown as TUnion<Literals<V>>;
+  Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<Literals<V>>;
 
 /** A closed object: exactly these members (optional ones may be absent). */
 export const closed = <P extends Parameters<typeof Type.Object>[0]>(properties: P, description?: string) =>

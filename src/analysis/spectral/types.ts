@@ -6,7 +6,6 @@ import type { SpectralRequestInput } from '../schemas/spectral.js';
 import type {
   AssessedWindowSchema,
   MarchenkoPasturReferenceSchema,
-  ShrinkageCandidateSchema,
   SpectralAlignmentSchema,
   SpectralDynamicsSchema,
   SpectralMeasurementCoverage,
@@ -20,9 +19,7 @@ import type {
 export type SpectralRequest = SpectralRequestInput;
 export type SpectralSeries = SpectralRequest['series'][number];
 export type SpectralObservation = SpectralSeries['observations'][number];
-export type SpectralSource = SpectralSeries['source'];
 export type SpectralSeriesKind = SpectralSeries['kind'];
-export type SpectralPolicyInput = NonNullable<SpectralRequest['policy']>;
 
 export type SpectralPolicy = Static<typeof SpectralPolicyResult>;
 export type SpectralTransform = Static<typeof SpectralTransformSchema>;
@@ -30,7 +27,6 @@ export type MeasurementCoverage = Static<typeof SpectralMeasurementCoverage>;
 export type CoverageStatus = MeasurementCoverage['status'];
 export type SpectralSeriesRecord = Static<typeof SpectralSeriesRecordSchema>;
 export type MarchenkoPasturReference = Static<typeof MarchenkoPasturReferenceSchema>;
-export type ShrinkageCandidate = Static<typeof ShrinkageCandidateSchema>;
 export type UnresolvedWindow = Static<typeof UnresolvedWindowSchema>;
 export type AssessedWindow = Static<typeof AssessedWindowSchema>;
 export type SpectralWindow = AssessedWindow | UnresolvedWindow;

@@ -17,7 +17,7 @@ export const closed = <P extends Parameters<typeof Type.Object>[0]>(properties: 
 
 type Literals<V extends readonly string[]> = { -readonly [K in keyof V]: TLiteral<V[K]> };
 export const oneOf = <const V extends readonly string[]>(values: V): TUnion<Literals<V>> =>
-  Type.Union(values.map((v) => Type.Literal(v)) as TSchema[]) as unknown as TUnion<Literals<V>>;
+  Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<Literals<V>>;
 
 /** A closed object with exactly one member per key, all of one schema. */
 export function keyedBy<const K extends readonly string[], S extends TSchema>(keys: K, member: S) {

@@ -39,5 +39,4 @@ export const FundingHistoryResponse = closed(
 );
 
 export type FundingHistory = Static<typeof FundingHistoryResponse>;
-export type HistoryPacket = Static<typeof HistoryPacketSchema>;
 export type HistoryAttempt = Static<typeof HistoryAttemptSchema>;

@@ -78,4 +78,3 @@ export const PacketReviewDocument = closed(
 
 export type PacketManifest = Static<typeof PacketManifestDocument>;
 export type PacketReview = Static<typeof PacketReviewDocument>;
-export type PublisherReceiptDoc = Static<typeof PublisherReceiptSchema>;

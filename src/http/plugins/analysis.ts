@@ -55,7 +55,7 @@ interface Tool {
 }
 
 function tool<T>(contract: Tool['contract'], defaultsFrom: object, run: (body: T) => unknown): Tool {
-  return { contract, defaultsFrom, validator: compileValidator<T>(contract.body), run: run as (body: unknown) => unknown };
+  return { contract, defaultsFrom, validator: compileValidator<T>(contract.body), run };
 }
 
 // In ANALYSIS_TOOLS order (sorted by name), the order capabilities lists them in.

@@ -3,7 +3,7 @@
 // Origin → media type → size → exact consent body → allowances → store, and for
 // erasure Origin → credential → key present → store.
 
-import type { FastifyPluginAsync, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { AppError, CoreErrors } from '../../core/errors.js';
 import { ApplicationErrors } from '../../applications/errors.js';
 import { enroll, enrollmentBody, ENROLLMENT_BODY_LIMIT, isExactConsent } from '../../applications/enroll.js';
@@ -38,7 +38,7 @@ export function originMayManageKeys(request: FastifyRequest): boolean {
   return typeof host === 'string' && host.toLowerCase() === url.host;
 }
 
-const originGuard: onRequestHookHandler = async (request) => {
+const originGuard: onRequestAsyncHookHandler = async (request) => {
   if (!originMayManageKeys(request)) {
     throw new AppError(ApplicationErrors.origin_not_allowed, 'application keys cannot be created or erased from this origin');
   }
@@ -46,7 +46,7 @@ const originGuard: onRequestHookHandler = async (request) => {
 
 // The text before the first ';' must be exactly application/json (case-sensitive,
 // no trimming), checked before the body is read so 415 precedes 413.
-const mediaTypeGuard: onRequestHookHandler = async (request) => {
+const mediaTypeGuard: onRequestAsyncHookHandler = async (request) => {
   const type = request.headers['content-type'];
   if (typeof type !== 'string' || type.split(';', 1)[0] !== 'application/json') {
     throw new AppError(CoreErrors.unsupported_media_type, 'send the consent body as application/json');

@@ -2,10 +2,10 @@
 // upstream prefix, the group's health routes.
 //
 // Request bodies are validated by src/analysis/validate.ts against the published schemas
-// (the route schemas are there for the OpenAPI document; Fastify's own validator is
-// switched off for them because its integer, string-length and error-order semantics
-// differ). Results are encoded with Python's separators and number formatting so bodies
-// are byte-compatible with the reference service.
+// (the contracts in src/http/routes/analysis.ts mark them bodyCheckedByOperation: Fastify's
+// own validator differs in integer, string-length and error-order semantics). Results are
+// encoded with Python's separators and number formatting so bodies are byte-compatible
+// with the reference service.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../../core/errors.js';
 import { cloneJson, copyMember, encodePythonBody, LoneSurrogateError } from '../../core/json.js';

@@ -13,8 +13,7 @@ import { namespaceOf } from './contract.js';
 import type { AppDeps } from './deps.js';
 import { groupErrorHandler, sendError, type ErrorShape } from './errors.js';
 import { GROUPS, type GroupDefinition } from './groups.js';
-import { loggerOptions } from './logging.js';
-import { pathOnly } from './logging.js';
+import { loggerOptions, pathOnly } from './logging.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
 
 const CREDENTIAL_PARAMS = ['token', 'api_key', 'apikey', 'access_token', 'key'];

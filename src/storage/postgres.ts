@@ -78,6 +78,6 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
   };
   // Kysely's migrator holds a PostgreSQL advisory lock while it runs, so instances
   // starting together migrate one after another.
-  if (options.migrate !== false) await migrate(db, 'postgres');
+  if (options.migrate !== false) await migrate(db, 'postgres', schema);
   return storage;
 }

@@ -26,10 +26,15 @@ export interface Storage {
   close(): Promise<void>;
 }
 
-export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
+/**
+ * Applies the pending migrations. `schema` (PostgreSQL) names the schema the store lives
+ * in: Kysely then looks for its bookkeeping tables there only, not in whichever schema of
+ * the database happens to hold a table of that name.
+ */
+export async function migrate(db: Kysely<Database>, dialect: Dialect, schema?: string): Promise<string[]> {
   const migrations = allMigrations(dialect);
   const provider: MigrationProvider = { getMigrations: async () => migrations };
-  const migrator = new Migrator({ db, provider });
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(`migration failed: ${typeof error === 'string' ? error : 'no error object'}`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

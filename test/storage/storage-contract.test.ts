@@ -15,6 +15,20 @@ for (const backend of backends) {
       }
     });
 
+    it('migrates its own store while another store in the same database is already migrated', async () => {
+      const first = await backend.open();
+      try {
+        const second = await backend.open();
+        try {
+          expect(await second.storage.db.selectFrom('leases').selectAll().execute()).toEqual([]);
+        } finally {
+          await second.cleanup();
+        }
+      } finally {
+        await first.cleanup();
+      }
+    });
+
     it('running the migrations again on a migrated store changes nothing', async () => {
       const { storage, openAnother, cleanup } = await backend.open();
       try {

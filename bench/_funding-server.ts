@@ -54,10 +54,15 @@ if (role === 'bare') {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   process.send?.({ port: typeof address === 'object' && address ? address.port : 0, checksMs });
-  process.on('disconnect', async () => {
-    await app.close();
-    await storage.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-    process.exit(0);
+  process.on('disconnect', () => {
+    const stop = async () => {
+      await app.close();
+      await storage.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
+    stop().then(() => process.exit(0), (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
   });
 }

@@ -6,44 +6,12 @@ import { copyMember, isFloatToken, markFloat, sha256OfDigestJson } from '../core
 import { AnalysisErrors } from './errors.js';
 import { JacobiError, jacobiEigen } from './linalg/jacobi.js';
 import { PyRandom } from './mt19937.js';
+import type { DysonRequestInput } from './schemas/dyson.js';
+import type { DysonParameters, DysonPathEntry, DysonResult } from './schemas/dyson-result.js';
 
-export interface DysonRequest {
-  dimension?: number;
-  steps?: number;
-  dt?: number;
-  seed?: number;
-}
-
-export interface DysonParameters {
-  dimension: number;
-  steps: number;
-  dt: number;
-  seed: number;
-}
-
-export interface DysonPathEntry {
-  time: number;
-  eigenvalues: number[];
-}
-
-export interface DysonResult {
-  schema: 'noisefloor.dyson-reference.v1';
-  status: 'synthetic';
-  maturity: 'research';
-  validity: 'synthetic_reference';
-  guarantee: null;
-  parameters: DysonParameters;
-  beta: 1;
-  path: DysonPathEntry[];
-  initial_condition: 'zero_matrix';
-  mean_reversion: false;
-  normalization: string;
-  market_calibrated: false;
-  is_covariance_model: false;
-  execution_authority: false;
-  request_sha256: string;
-  limits: string[];
-}
+// Request and result shapes, derived from the published schemas.
+export type DysonRequest = DysonRequestInput;
+export type { DysonParameters, DysonPathEntry, DysonResult };
 
 export const DYSON_DEFAULTS: Readonly<DysonParameters> = Object.freeze({ dimension: 6, steps: 40, dt: 0.05, seed: 0 });
 
@@ -58,7 +26,7 @@ const LIMITS: readonly string[] = [
 
 /** Defaults overlaid by the caller's members, each keeping its int/float token kind. */
 export function applyDysonParameters(request: DysonRequest): DysonParameters {
-  const params = { ...DYSON_DEFAULTS } as DysonParameters;
+  const params = { ...DYSON_DEFAULTS };
   for (const key of ['dimension', 'steps', 'dt', 'seed'] as const) {
     if (Object.prototype.hasOwnProperty.call(request, key) && request[key] !== undefined) {
       copyMember(params, key, request, key);

@@ -2,7 +2,7 @@
 // problem is a 422: the body parsed, but the request cannot be assessed as sent.
 import { defineErrors } from '../core/errors.js';
 
-export const AnalysisErrors = defineErrors({
+export const AnalysisErrors = defineErrors('analysis', {
   invalid_input: {
     status: 422,
     meaning: 'The request does not match the operation schema (type, bound, required or unknown field).',

@@ -167,7 +167,7 @@ export function gateSeries(
   const availableKeys = availability.exact ? availability.keys : null;
 
   const issues: GateIssue[] = [];
-  const warnings: string[] = [];
+  const warnings: GateWarning[] = [];
   if (series.source.rights !== 'permitted') issues.push('source_use_not_permitted_or_unknown');
   if (n === 0) issues.push('no_observations');
 

@@ -49,7 +49,7 @@ export type SpectralPanelReason =
 
 /** Defaults overlaid by the caller's policy members, each keeping its number kind. */
 export function applySpectralPolicy(policy: SpectralRequest['policy']): SpectralPolicy {
-  const applied = { ...SPECTRAL_DEFAULT_POLICY } as SpectralPolicy;
+  const applied = { ...SPECTRAL_DEFAULT_POLICY };
   if (policy) {
     for (const key of Object.keys(policy)) copyMember(applied, key, policy, key);
   }

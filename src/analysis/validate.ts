@@ -48,7 +48,7 @@ const KNOWN_KEYWORDS = new Set([
   'minProperties', 'maxProperties', 'default', 'description', 'title',
 ]);
 
-const BOUND_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
+type BoundKeyword = 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum';
 
 // Any surrogate unit at all; only then is the slower code-point walk needed.
 const SURROGATE = /[\uD800-\uDFFF]/;
@@ -110,7 +110,7 @@ const NO_BOUND_TEXT = '';
 
 /** Bound tests in check order; an absent bound is an infinity that never fails. */
 function numberBounds(schema: JsonSchema) {
-  const text = (keyword: (typeof BOUND_KEYWORDS)[number]): string => {
+  const text = (keyword: BoundKeyword): string => {
     const bound = schema[keyword];
     if (bound === undefined) return NO_BOUND_TEXT;
     if (typeof bound !== 'number') throw new Error(`${keyword} must be a number`);

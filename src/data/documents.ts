@@ -20,7 +20,7 @@ export class DocumentCache {
   }
 
   /** The parsed document, or undefined when the blob is missing or no longer matches its hash. */
-  async get(db: Kysely<Database>, sha256: string): Promise<unknown | undefined> {
+  async get(db: Kysely<Database>, sha256: string): Promise<unknown> {
     const hit = this.lru.get(sha256);
     if (hit) return hit.document;
     const bytes = await loadDocumentBytes(db, sha256);

@@ -8,7 +8,7 @@
 
 import { AppError, defineErrors, type ErrorDefinition } from '../core/errors.js';
 
-export const DataErrors = defineErrors({
+export const DataErrors = defineErrors('data', {
   dataset_required: { status: 422, meaning: 'The query needs a dataset parameter.' },
   unknown_dataset: { status: 422, meaning: 'The dataset parameter names no dataset this service serves.' },
   entity_too_long: { status: 422, meaning: 'The entity filter is longer than 100 characters.' },

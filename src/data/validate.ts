@@ -40,8 +40,13 @@ function single(raw: RawQuery, name: string): string | undefined {
   if (!Object.hasOwn(raw, name)) return undefined;
   const value = raw[name];
   if (value === undefined || value === null) return undefined;
-  if (Array.isArray(value)) return value.length === 0 ? undefined : String(value[value.length - 1]);
-  return String(value);
+  if (Array.isArray(value)) return value.length === 0 ? undefined : asText(value[value.length - 1]);
+  return asText(value);
+}
+
+// Query strings only ever hold text; anything else (from a direct caller) reads as its JSON.
+function asText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
 }
 
 function readDataset(raw: RawQuery, problems: ValidationProblem[]): DatasetId | null {

@@ -92,6 +92,7 @@ export async function storeBlob(trx: Db, bytes: Uint8Array, nowUs: number): Prom
   return sha256;
 }
 
+/** A stored publisher (or group C source) body by its SHA-256. */
 export async function findBlob(db: Db, sha256: string): Promise<Uint8Array | undefined> {
   const row = await db.selectFrom('funding_publisher_blobs').select(['bytes']).where('sha256', '=', sha256).executeTakeFirst();
   return row && bytesOf(row.bytes);

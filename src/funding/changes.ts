@@ -12,16 +12,23 @@ import { CHANGES_SCHEMA, CHANGES_SCOPE } from './terms.js';
 import { verifyStoredPacket, type VerifiedPacket } from './verify.js';
 import { isPacketId } from './packet.js';
 import type { Instant } from '../core/time.js';
+import type { ObservationRowDocument } from './schemas/common.js';
+import type { Change, ChangeSide, FundingChanges } from './schemas/changes.js';
 
 /** The five keys a change compares and reports. */
 export const CHANGE_KEYS = ['observation_date', 'source', 'unit', 'value', 'value_state'] as const;
 
-export type ChangeKind = 'new_observation_date' | 'same_date_observation_changed';
+export type ChangeKind = Change['kind'];
 
-function pick(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of CHANGE_KEYS) out[key] = row[key];
-  if (typeof out.value === 'number') markFloat(out, 'value');
+function pick(row: ObservationRowDocument): ChangeSide {
+  const out: ChangeSide = {
+    observation_date: row.observation_date,
+    source: row.source,
+    unit: row.unit,
+    value: row.value,
+    value_state: row.value_state,
+  };
+  markFloat(out, 'value');
   return out;
 }
 
@@ -32,9 +39,9 @@ function differs(a: unknown, b: unknown): boolean {
 export class ComparisonError extends Error {}
 
 /** Pairs rows by position; both lists must name the same metric at every position. */
-export function compareRows(before: readonly Record<string, unknown>[], after: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+export function compareRows(before: readonly ObservationRowDocument[], after: readonly ObservationRowDocument[]): Change[] {
   if (before.length !== after.length) throw new ComparisonError('the packets hold different numbers of rows');
-  const changes: Record<string, unknown>[] = [];
+  const changes: Change[] = [];
   before.forEach((old, i) => {
     const now = after[i];
     if (old.metric_id !== now.metric_id) throw new ComparisonError(`row ${i + 1} holds ${String(old.metric_id)} in one packet and ${String(now.metric_id)} in the other`);
@@ -45,15 +52,15 @@ export function compareRows(before: readonly Record<string, unknown>[], after: r
   return changes;
 }
 
-export function changesDocument(since: VerifiedPacket, latest: VerifiedPacket, sample: boolean): Record<string, unknown> {
-  let changes: Record<string, unknown>[];
+export function changesDocument(since: VerifiedPacket, latest: VerifiedPacket, sample: boolean): FundingChanges {
+  let changes: Change[];
   try {
     changes = compareRows(since.results, latest.results);
   } catch (error) {
     if (error instanceof ComparisonError) throw new AppError(FundingReadErrors.changes_comparison_failed, error.message);
     throw error;
   }
-  const doc: Record<string, unknown> = {
+  const doc: FundingChanges = {
     schema: CHANGES_SCHEMA,
     before: since.packetId,
     after: latest.packetId,

@@ -96,12 +96,12 @@ export async function checkPublishers(options: CheckOptions): Promise<CheckLine[
   // The TGA query starts from the review date, as in a capture; without one (SOFR or
   // IORB failed), from the oldest review date a live capture would still accept.
   let horizon: string | null = null;
-  let horizonError: unknown = null;
+  let horizonError: Error | null = null;
   if (parsed.has('sofr') && parsed.has('iorb')) {
     try {
       horizon = reviewHorizon(parsed);
     } catch (error) {
-      horizonError = error;
+      horizonError = error instanceof Error ? error : new Error(String(error));
     }
   }
   await check('tga', horizon !== null ? tgaSinceFor(horizon) : shiftDate(today, -(HORIZON_MAX_AGE_DAYS + AGE_BACKSTOP_DAYS['liquidity.tga'])));
@@ -118,7 +118,7 @@ export async function checkPublishers(options: CheckOptions): Promise<CheckLine[
       const reviewAsof = reviewHorizon(parsed);
       if (config.mode === 'live') checkHorizonAge(reviewAsof, today, parsed);
       const { rows, setAside } = buildObservations(parsed, reviewAsof, '', iorbSource);
-      const extra = Object.entries(setAside).map(([metric, ops]) => `${metric} sets aside ${ops!.map((o) => `${o.operation_id} (${o.reason})`).join(', ')}`);
+      const extra = Object.entries(setAside).map(([metric, ops]) => `${metric} sets aside ${ops.map((o) => `${o.operation_id} (${o.reason})`).join(', ')}`);
       packet = { item: 'packet', ok: true, url: null, http_status: null, bytes: null, reason: null,
         result: [`review_asof ${reviewAsof}; ${rows.length} rows: ${rows.map((r) => `${r.metric_id}=${r.value}@${r.observation_date}`).join(' ')}`, ...extra].join('; ') };
     } catch (error) {

@@ -87,10 +87,6 @@ export function compareDecimals(a: Decimal, b: Decimal): -1 | 0 | 1 {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-export function isZeroDecimal(d: Decimal): boolean {
-  return d.units === 0n;
-}
-
 export function isNegativeDecimal(d: Decimal): boolean {
   return d.units < 0n;
 }

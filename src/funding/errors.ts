@@ -14,7 +14,7 @@
 import { AppError, defineErrors } from '../core/errors.js';
 import type { MetricId, PublisherKey } from './publishers/types.js';
 
-export const FundingErrors = defineErrors({
+export const FundingErrors = defineErrors('funding', {
   publisher_unavailable: {
     status: 502,
     meaning: 'An original publisher document could not be downloaded (transport failure, non-200 status, redirect, timeout or size limit).',
@@ -42,7 +42,7 @@ export const FundingErrors = defineErrors({
 });
 
 /** Why a download failed. */
-export const PublisherFetchReasons = defineErrors({
+export const PublisherFetchReasons = defineErrors('funding', {
   fetch_transport: { status: 502, meaning: 'The publisher could not be reached or the connection broke before the whole body arrived.' },
   fetch_timeout: { status: 502, meaning: 'The publisher did not answer, or did not finish sending, within the time limits.' },
   fetch_http_status: { status: 502, meaning: 'The publisher answered with an HTTP status other than 200.' },
@@ -52,7 +52,7 @@ export const PublisherFetchReasons = defineErrors({
 });
 
 /** Why a downloaded document was refused, or why one of its dates cannot be used. */
-export const PublisherDocumentReasons = defineErrors({
+export const PublisherDocumentReasons = defineErrors('funding', {
   document_too_large: { status: 502, meaning: 'The document (or the zip member read from it) is larger than accepted.' },
   document_not_utf8: { status: 502, meaning: 'The document is not valid UTF-8 text.' },
   document_malformed_json: { status: 502, meaning: 'The document is not strict JSON (syntax, duplicate keys, non-finite or overflowing numbers).' },
@@ -88,7 +88,7 @@ export const PublisherDocumentReasons = defineErrors({
 });
 
 /** Why a document that parsed cleanly still cannot give the packet its observation. */
-export const PublisherObservationReasons = defineErrors({
+export const PublisherObservationReasons = defineErrors('funding', {
   observation_missing: { status: 502, meaning: 'The series has no observation dated within the metric\'s age limit before the review date.' },
   horizon_missing: { status: 502, meaning: 'SOFR and IORB have no observation date in common.' },
   horizon_stale: { status: 502, meaning: 'The newest common SOFR/IORB date is too far before the capture date: a publisher stopped updating.' },

@@ -10,6 +10,7 @@ import { findPacketMeta } from './archive.js';
 import { requirePacketId } from './changes.js';
 import { encodeBody, fromStorage, type EncodedBody, type ReadConfig } from './latest.js';
 import { FundingReadErrors } from './read-errors.js';
+import type { FundingHistory, HistoryAttempt } from './schemas/history.js';
 import { HISTORY_SCHEMA, HISTORY_SCOPE, KNOWLEDGE_TIME_BASIS } from './terms.js';
 
 export const HISTORY_MAX_LIMIT = 96;
@@ -81,14 +82,15 @@ export async function historyBody(storage: Storage, config: ReadConfig, now: Ins
   const truncated = page.length > limit;
   const listed = page.slice(0, limit).reverse();
   const count = Number(stats?.n ?? 0);
-  const at = (us: unknown) => (us === null || us === undefined ? null : formatInstantOffset(BigInt(Number(us))));
-  const doc: Record<string, unknown> = {
+  const at = (us: number | bigint) => formatInstantOffset(BigInt(Number(us)));
+  const atOrNull = (us: unknown) => (us === null || us === undefined ? null : at(us as number));
+  const doc: FundingHistory = {
     schema: HISTORY_SCHEMA,
     as_of: formatInstantOffset(asOf),
     knowledge_time_basis: KNOWLEDGE_TIME_BASIS,
     scope: HISTORY_SCOPE,
-    first_archived_at: count > 0 ? at(stats?.first) : null,
-    last_archived_at: count > 0 ? at(stats?.last) : null,
+    first_archived_at: count > 0 ? atOrNull(stats?.first) : null,
+    last_archived_at: count > 0 ? atOrNull(stats?.last) : null,
     packet_count: count,
     packets: listed.map((p) => ({
       packet_id: p.packet_id,
@@ -103,7 +105,7 @@ export async function historyBody(storage: Storage, config: ReadConfig, now: Ins
     limit,
     next_before: truncated && listed.length > 0 ? listed[0].packet_id : null,
     latest_attempt: attempt
-      ? { recorded_at: at(attempt.recorded_at_us), packet_id: attempt.packet_id, error: attempt.error, outcome: attempt.outcome }
+      ? { recorded_at: at(attempt.recorded_at_us), packet_id: attempt.packet_id, error: attempt.error, outcome: attempt.outcome as HistoryAttempt['outcome'] }
       : null,
   };
   if (config.mode === 'sample') doc.sample = true;

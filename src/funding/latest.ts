@@ -11,6 +11,7 @@ import type { Config } from '../core/config.js';
 import type { Storage } from '../storage/storage.js';
 import { findPacket, newestAttempt, type AttemptRow } from './archive.js';
 import { FundingReadErrors, unavailable } from './read-errors.js';
+import type { FundingLatest } from './schemas/latest.js';
 import { DATASET, KNOWLEDGE_TIME_BASIS, LATEST_SCHEMA, VALUE_BASIS } from './terms.js';
 import { PacketVerificationError, verifyStoredPacket, type VerifiedPacket } from './verify.js';
 
@@ -97,7 +98,7 @@ export function encodeBody(doc: unknown): EncodedBody {
   return { body, etag: `"${sha256Hex(body)}"` };
 }
 
-export function packetLinks(packetId: string): Record<string, string> {
+export function packetLinks(packetId: string): FundingLatest['links'] {
   return {
     'manifest.json': `/packets/${packetId}/manifest.json`,
     'observations.csv': `/packets/${packetId}/observations.csv`,
@@ -112,7 +113,7 @@ export function latestBody(packet: VerifiedPacket, sample: boolean): EncodedBody
   let bySample = latestBodies.get(packet);
   const known = bySample?.get(sample);
   if (known) return known;
-  const doc: Record<string, unknown> = {
+  const doc: FundingLatest = {
     schema: LATEST_SCHEMA,
     dataset: DATASET,
     ready: true,
@@ -131,7 +132,7 @@ export function latestBody(packet: VerifiedPacket, sample: boolean): EncodedBody
   };
   if (sample) doc.sample = true;
   const encoded = encodeBody(doc);
-  if (!bySample) latestBodies.set(packet, (bySample = new Map()));
+  if (!bySample) latestBodies.set(packet, (bySample = new Map<boolean, EncodedBody>()));
   bySample.set(sample, encoded);
   return encoded;
 }

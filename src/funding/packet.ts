@@ -10,6 +10,7 @@ import { producerModulesSha256, producerSourceCommit } from './producer.js';
 import { PUBLISHER_KEYS, type PublisherKey } from './publishers/types.js';
 import { buildReviewDocument, type ReviewInput } from './review.js';
 import { rowDocument, REVIEW_SCOPE, type ObservationRow } from './rows.js';
+import type { PacketManifest, PublisherReceipt } from './schemas/packet.js';
 import { KNOWLEDGE_TIME_BASIS, MANIFEST_SCHEMA, METHOD_VERSION, VALUE_BASIS } from './terms.js';
 
 export const PACKET_ID_PATTERN = /^[0-9]{8}T[0-9]{6}\.[0-9]{6}Z-[0-9a-f]{32}$/;
@@ -26,20 +27,13 @@ export function mintPacketId(capturedAt: Instant): string {
 export const PACKET_FILES = ['manifest.json', 'review.json', 'observations.csv'] as const;
 export type PacketFile = (typeof PACKET_FILES)[number];
 
-export interface PublisherReceipt {
-  source_url: string;
-  retrieved_at: string;
-  sha256: string;
-  bytes: number;
-  /** IORB only: which of its sources was read (`prates_ddp` or `board_iorb_page`). */
-  source_id?: string;
-}
-export type PublisherReceipts = Record<PublisherKey, PublisherReceipt>;
+export type { PublisherReceipt } from './schemas/packet.js';
+export type PublisherReceipts = PacketManifest['publisher_receipts'];
 
 /** Receipts in PUBLISHER_KEYS order (the encoder sorts keys anyway). */
-export function orderedReceipts(receipts: Partial<Record<PublisherKey, PublisherReceipt>>): Partial<PublisherReceipts> {
-  const out: Partial<PublisherReceipts> = {};
-  for (const key of PUBLISHER_KEYS) if (receipts[key]) out[key] = { ...receipts[key]! };
+export function orderedReceipts(receipts: Partial<Record<PublisherKey, PublisherReceipt>>): Partial<Record<PublisherKey, PublisherReceipt>> {
+  const out: Partial<Record<PublisherKey, PublisherReceipt>> = {};
+  for (const key of PUBLISHER_KEYS) if (receipts[key]) out[key] = { ...receipts[key] };
   return out;
 }
 
@@ -77,8 +71,8 @@ export interface ManifestInput {
   sample: boolean;
 }
 
-export function buildManifestDocument(input: ManifestInput): Record<string, unknown> {
-  const doc: Record<string, unknown> = {
+export function buildManifestDocument(input: ManifestInput): PacketManifest {
+  const doc: PacketManifest = {
     schema: MANIFEST_SCHEMA,
     packet_id: input.packetId,
     archived_at: formatInstantOffset(input.archivedAt),
@@ -93,7 +87,7 @@ export function buildManifestDocument(input: ManifestInput): Record<string, unkn
     latest_per_instrument: false,
     ready_at_capture: input.readyAtCapture,
     artifacts: { 'observations.csv': input.artifacts.csvSha256, 'review.json': input.artifacts.reviewSha256 },
-    publisher_receipts: orderedReceipts(input.receipts),
+    publisher_receipts: orderedReceipts(input.receipts) as PublisherReceipts,
     value_basis: VALUE_BASIS,
   };
   if (input.sample) doc.sample = true;

@@ -13,7 +13,7 @@ const extension = path.extname(fileURLToPath(import.meta.url)) || '.ts';
 
 /** Modules (relative to src/funding) whose behaviour shapes packet content. */
 const PRODUCER_MODULES = [
-  'capture', 'acquire', 'observations', 'review', 'packet', 'csv', 'rows', 'terms', 'fetch', 'decimal', 'verify',
+  'capture', 'acquire', 'observations', 'review', 'packet', 'csv', 'rows', 'terms', 'fetch', '../platform/fetch', 'decimal', 'verify',
   'publishers/body', 'publishers/catalogue', 'publishers/html-tables', 'publishers/frb-h41', 'publishers/frb-iorb-page',
   'publishers/frb-prates', 'publishers/nyfed-operations',
   'publishers/nyfed-rates', 'publishers/samples', 'publishers/select', 'publishers/treasury-dts',

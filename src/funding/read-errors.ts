@@ -7,7 +7,7 @@
 
 import { AppError, defineErrors, type ErrorDefinition } from '../core/errors.js';
 
-export const FundingReadErrors = defineErrors({
+export const FundingReadErrors = defineErrors('funding', {
   evidence_not_captured: {
     status: 503,
     meaning: 'No funding capture attempt has been recorded yet, so there is no current packet.',

@@ -8,6 +8,7 @@ import { DEFAULT_IORB_SOURCE, type IorbSource, metricsFor } from './publishers/c
 import type { MetricId, PublisherKey, SetAsideOperation } from './publishers/types.js';
 import { rowDocument, REVIEW_SCOPE, REVIEW_STATUS, type ObservationRow } from './rows.js';
 import type { PublisherReceipt } from './packet.js';
+import type { LineageEntry, PacketReview } from './schemas/packet.js';
 import {
   FRESHNESS_BASIS,
   IORB_PAGE_TRANSFORMATION,
@@ -35,9 +36,11 @@ export interface ReviewInput {
   setAside?: Readonly<Partial<Record<MetricId, readonly SetAsideOperation[]>>>;
 }
 
-export function buildReviewDocument(input: ReviewInput): Record<string, unknown> {
-  const freshness: Record<string, unknown> = {};
-  const lineage: Record<string, unknown> = {};
+export function buildReviewDocument(input: ReviewInput): PacketReview {
+  const freshness: Partial<PacketReview['freshness_assessments']> = {};
+  // Built per metric as the general entry; the document schema then pins which metric may
+  // carry `source_id` (IORB) or `excluded_operations` (the two operations rows).
+  const lineage: Partial<Record<MetricId, LineageEntry>> = {};
   for (const row of input.rows) {
     freshness[row.metric_id] = {
       basis: FRESHNESS_BASIS,
@@ -46,7 +49,7 @@ export function buildReviewDocument(input: ReviewInput): Record<string, unknown>
     };
     const spec = metricsFor(input.iorbSource ?? DEFAULT_IORB_SOURCE).find((m) => m.id === row.metric_id);
     if (!spec) throw new RangeError(`no metric specification for ${row.metric_id}`);
-    const entry: Record<string, unknown> = {
+    const entry: LineageEntry = {
       ...input.receipts[spec.document],
       field: spec.field,
       source: spec.source,
@@ -54,11 +57,11 @@ export function buildReviewDocument(input: ReviewInput): Record<string, unknown>
       original_publisher_acquisition: !input.sample,
     };
     // Only days that had them carry the list, so other packets keep their exact bytes.
-    const setAside = input.setAside?.[row.metric_id as MetricId];
+    const setAside = input.setAside?.[row.metric_id];
     if (setAside !== undefined && setAside.length > 0) entry.excluded_operations = setAside.map((op) => ({ ...op }));
     lineage[row.metric_id] = entry;
   }
-  const doc: Record<string, unknown> = {
+  const doc: PacketReview = {
     schema: REVIEW_SCHEMA,
     capture_id: input.packetId,
     captured_at: formatInstantOffset(input.capturedAt),
@@ -70,10 +73,11 @@ export function buildReviewDocument(input: ReviewInput): Record<string, unknown>
     review_scope: REVIEW_SCOPE,
     latest_per_instrument: false,
     results: input.rows.map(rowDocument),
-    freshness_assessments: freshness,
+    // One entry per row, and a packet has exactly the nine rows (checked on every read).
+    freshness_assessments: freshness as PacketReview['freshness_assessments'],
     issues: [],
     original_publisher_acquired_at: formatInstantOffset(input.acquiredAt),
-    publisher_lineage: lineage,
+    publisher_lineage: lineage as PacketReview['publisher_lineage'],
     value_basis: VALUE_BASIS,
     method_version: METHOD_VERSION,
     transformations: input.iorbSource === 'board_iorb_page' ? [...TRANSFORMATIONS, IORB_PAGE_TRANSFORMATION] : [...TRANSFORMATIONS],

@@ -3,6 +3,7 @@
 
 import { markFloat } from '../core/json.js';
 import { METRIC_IDS, type MetricId } from './publishers/types.js';
+import type { ObservationRowDocument } from './schemas/common.js';
 
 export const ROW_COLUMNS = [
   'metric_id',
@@ -52,11 +53,12 @@ export function expectedUnit(metric: MetricId): '%' | '$B' {
 }
 
 /** A JSON-ready copy of a row whose value always prints as a float (2914 → 2914.0). */
-export function rowDocument(row: ObservationRow): Record<string, unknown> {
+export function rowDocument(row: ObservationRow): ObservationRowDocument {
   const doc: Record<string, unknown> = {};
   for (const column of ROW_COLUMNS) doc[column] = row[column];
   markFloat(doc, 'value');
-  return doc;
+  // The fixed-token columns hold the constants above (buildObservationRows sets them).
+  return doc as ObservationRowDocument;
 }
 
 /**

@@ -7,26 +7,19 @@
 // costs one short lease, never a whole interval. A tick the store refused outright
 // (busy, faulty, unreachable) is retried the same way.
 
-import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../http/deps.js';
 import type { Instant } from '../core/time.js';
+import type { BackgroundService, RunningService, ServiceContext } from '../platform/services.js';
 import { newestAttempt } from './archive.js';
 import { CAPTURE_LEASE_MS, captureOnce, describeFailure, type CaptureResult } from './capture.js';
 
 /** How often a tick that found the lease taken looks again. */
 export const LEASE_RETRY_MS = CAPTURE_LEASE_MS / 4;
 
-export interface CaptureScheduler {
-  stop(): Promise<void>;
-  /** Resolves when the capture in flight (if any) has finished. */
-  idle(): Promise<void>;
-}
-
 export interface SchedulerOptions {
   leaseRetryMs?: number;
 }
 
-export function startCaptureScheduler(deps: AppDeps & { logger: FastifyBaseLogger }, options: SchedulerOptions = {}): CaptureScheduler | null {
+export function startCaptureScheduler(deps: ServiceContext, options: SchedulerOptions = {}): RunningService | null {
   const { config, logger, storage } = deps;
   if (config.captureInterval <= 0) return null;
   const intervalMs = config.captureInterval * 1000;
@@ -105,3 +98,5 @@ export function startCaptureScheduler(deps: AppDeps & { logger: FastifyBaseLogge
     },
   };
 }
+
+export const captureScheduler: BackgroundService = { name: 'funding-capture', start: (context) => startCaptureScheduler(context) };

@@ -14,6 +14,7 @@ import { isPacketId, PACKET_FILES, sourceManifestSha256, type PublisherReceipts 
 import { IORB_SOURCES } from './publishers/catalogue.js';
 import { METRIC_IDS, PUBLISHER_KEYS } from './publishers/types.js';
 import { expectedUnit, PUBLISHER_FRESHNESS, REVIEW_SCOPE, ROW_COLUMNS, VALUE_STATE } from './rows.js';
+import type { ObservationRowDocument } from './schemas/common.js';
 import { MANIFEST_SCHEMA, REVIEW_SCHEMA } from './terms.js';
 
 export class PacketVerificationError extends Error {
@@ -37,8 +38,8 @@ export interface VerifiedPacket {
   readonly reviewScope: string;
   readonly readyAtCapture: boolean;
   readonly reviewReady: boolean;
-  /** The review's `results`, parsed with number kinds intact. Treat as read-only. */
-  readonly results: readonly Record<string, unknown>[];
+  /** The review's `results`, parsed with number kinds intact and checked row by row. Treat as read-only. */
+  readonly results: readonly ObservationRowDocument[];
   readonly bytes: Readonly<Record<(typeof PACKET_FILES)[number], Uint8Array>>;
 }
 
@@ -87,7 +88,7 @@ function checkReceipts(packetId: string, receipts: unknown): PublisherReceipts {
 }
 
 /** The packet rules every `results` list obeys (the same rules the CSV is checked against). */
-export function checkResults(packetId: string, review: Json): Json[] {
+export function checkResults(packetId: string, review: Json): ObservationRowDocument[] {
   const results = review.results;
   if (!Array.isArray(results) || results.length !== METRIC_IDS.length) {
     throw new PacketVerificationError(packetId, `review results must hold exactly ${METRIC_IDS.length} rows`);
@@ -111,16 +112,17 @@ export function checkResults(packetId: string, review: Json): Json[] {
     if (row.review_status !== review.data_readiness) throw bad('review_status differs from the review data_readiness');
     if (row.review_asof !== review.review_asof || row.review_scope !== review.review_scope) throw bad('scope cells differ from the review');
     if (row.latest_per_instrument !== false) throw bad('latest_per_instrument is not false');
-    if ((row.observation_date as string) > (review.review_asof as string)) throw bad('observation_date lies after review_asof');
-    if ((row.canonical_latest_asof as string) < (row.observation_date as string)) throw bad('canonical_latest_asof precedes observation_date');
-    const newer = (row.canonical_latest_asof as string) > (row.observation_date as string);
+    if (row.observation_date > (review.review_asof as string)) throw bad('observation_date lies after review_asof');
+    if (row.canonical_latest_asof < row.observation_date) throw bad('canonical_latest_asof precedes observation_date');
+    const newer = row.canonical_latest_asof > row.observation_date;
     if (row.newer_observation_available !== newer) throw bad('newer_observation_available disagrees with the dates');
     const a = assessments[metric];
     if (!isObject(a) || a.canonical_latest_asof !== row.canonical_latest_asof || a.newer_observation_available !== row.newer_observation_available) {
       throw bad('freshness assessment disagrees with the row');
     }
   });
-  return results as Json[];
+  // Every member of every row was checked above.
+  return results as ObservationRowDocument[];
 }
 
 const memo = new Map<string, VerifiedPacket>();
@@ -192,9 +194,9 @@ export function verifyStoredPacket(row: PacketRow): VerifiedPacket {
     archivedAt,
     sourceCapturedAt,
     reviewAsof: manifest.review_asof,
-    reviewScope: manifest.review_scope as string,
+    reviewScope: manifest.review_scope,
     readyAtCapture: manifest.ready_at_capture,
-    reviewReady: review.ready as boolean,
+    reviewReady: review.ready,
     results: Object.freeze(results),
     bytes: Object.freeze({ 'manifest.json': row.manifest, 'review.json': row.review, 'observations.csv': row.csv }),
   });

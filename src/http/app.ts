@@ -9,16 +9,16 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CoreErrors, AppError } from '../core/errors.js';
 import { parseStrictJson } from '../core/json.js';
+import { namespaceOf } from './contract.js';
 import type { AppDeps } from './deps.js';
-import { errorBody, groupErrorHandler, sendError, type ErrorShape } from './errors.js';
-import { GROUPS } from './groups.js';
-import { systemPlugin } from './plugins/system.js';
-import { loggerOptions } from './logging.js';
+import { groupErrorHandler, sendError, type ErrorShape } from './errors.js';
+import { GROUPS, type GroupDefinition } from './groups.js';
+import { loggerOptions, pathOnly } from './logging.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
 
 const CREDENTIAL_PARAMS = ['token', 'api_key', 'apikey', 'access_token', 'key'];
-const MAX_QUERY_LENGTH = 1024;
-const MAX_GUARDED_HEADER = 1024;
+export const MAX_QUERY_LENGTH = 1024;
+export const MAX_GUARDED_HEADER = 1024;
 
 interface KnownRoute {
   method: string;
@@ -33,15 +33,61 @@ function routePattern(url: string): RegExp {
   return new RegExp(`^${escaped}/?$`);
 }
 
-function shapeForPath(path: string): ErrorShape {
-  for (const group of GROUPS) {
-    if (group.prefix && (path === group.prefix || path.startsWith(group.prefix + '/'))) return group.shape;
-    if (group.ownsPath?.(path)) return group.shape;
-  }
-  return 'any';
+const within = (path: string, base: string) => path === base || path.startsWith(base + '/');
+
+/**
+ * The error body shape for a path: the shape of the group whose prefix, or whose
+ * operations' root namespace (`/v1/funding` for `/v1/funding/latest`), holds it; `any`
+ * for paths no group owns.
+ */
+function shapeResolver(groups: readonly GroupDefinition[]): (path: string) => ErrorShape {
+  const namespaces = groups.flatMap((group) => group.routes.map((route) => ({ namespace: namespaceOf(route.url), shape: group.shape })));
+  return (path) => {
+    for (const group of groups) if (group.prefix && within(path, group.prefix)) return group.shape;
+    for (const { namespace, shape } of namespaces) if (within(path, namespace)) return shape;
+    return 'any';
+  };
 }
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+/**
+ * Mounts one copy of a group and checks it against its contracts: every contract is
+ * served at its path with its method, and nothing visible is served without one
+ * (preflights and hidden aliases aside). A mismatch stops the build.
+ */
+async function mountGroup(app: FastifyInstance, group: GroupDefinition, mount: string, deps: AppDeps, sample: boolean): Promise<void> {
+  await app.register(
+    async (scope) => {
+      scope.setErrorHandler(groupErrorHandler(group.shape, sample));
+      const served = new Set<string>();
+      scope.addHook('onRoute', (route) => {
+        const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(String);
+        if (methods.every((m) => m === 'OPTIONS' || m === 'HEAD')) return;
+        const operationId = route.config?.operationId;
+        const contract = group.routes.find((c) => c.operationId === operationId);
+        if (!contract) {
+          if (route.schema?.hide === true) return;
+          throw new Error(`${methods.join(',')} ${route.url} is served by group ${group.name} without a route contract`);
+        }
+        if (route.url !== mount + contract.url || !methods.includes(contract.method)) {
+          throw new Error(`operation ${contract.operationId} is served as ${methods.join(',')} ${route.url}, not as its contract says`);
+        }
+        served.add(contract.operationId);
+      });
+      await scope.register(group.plugin, { deps, mountedAt: mount, hideFromDocs: mount !== '', shape: group.shape });
+      const missing = group.routes.filter((c) => !served.has(c.operationId)).map((c) => c.operationId);
+      if (missing.length > 0) throw new Error(`group ${group.name} does not serve ${missing.join(', ')} under '${mount}'`);
+    },
+    { prefix: mount },
+  );
+}
+
+export interface BuildOptions {
+  /** The groups to serve; every group by default (tests pass their own). */
+  groups?: readonly GroupDefinition[];
+}
+
+export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise<FastifyInstance> {
+  const groups = build.groups ?? GROUPS;
   const { config } = deps;
   const options: FastifyServerOptions = {
     logger: deps.logger ?? loggerOptions(config.logLevel),
@@ -53,7 +99,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: false,
     exposeHeadRoutes: true,
   };
+  const sample = config.mode === 'sample';
+  const shapeForPath = shapeResolver(groups);
+  // A path that is not valid percent-encoding never reaches a route; it still gets a registry body.
+  options.frameworkErrors = (error, request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    if (sample) reply.header('x-evidence-mode', 'sample');
+    const failure = error.code === 'FST_ERR_BAD_URL' ? new AppError(CoreErrors.malformed_url, 'the request path is not valid percent-encoded UTF-8') : error;
+    void sendError(reply, shapeForPath(pathOnly(request.raw.url)), failure, sample);
+  };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
+  // Objects are sent as JSON.stringify writes them: a response schema documents and is
+  // checked by the contract test, but never strips, reorders or coerces a body. Group A
+  // and B bodies are pre-encoded bytes and are not serialised at all.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   // Strict JSON for every group: duplicate keys, NaN and friends are refused, and number
   // kinds survive for digests. Parsed from the raw bytes so invalid UTF-8 is caught.
@@ -83,7 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const q = raw.indexOf('?');
     if (q !== -1) {
       const query = raw.slice(q + 1);
-      if (query.length > MAX_QUERY_LENGTH) throw new AppError(CoreErrors.query_too_long, 'the query string is longer than 1024 characters');
+      if (query.length > MAX_QUERY_LENGTH) throw new AppError(CoreErrors.query_too_long, `the query string is longer than ${MAX_QUERY_LENGTH} characters`);
       const params = new URLSearchParams(query);
       for (const name of params.keys()) {
         if (CREDENTIAL_PARAMS.includes(name.toLowerCase())) {
@@ -94,32 +153,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const header of ['authorization', 'if-none-match']) {
       const value = request.headers[header];
       if (typeof value === 'string' && value.length > MAX_GUARDED_HEADER) {
-        throw new AppError(CoreErrors.header_too_large, `the ${header} header is longer than 1024 characters`);
+        throw new AppError(CoreErrors.header_too_large, `the ${header} header is longer than ${MAX_GUARDED_HEADER} characters`);
       }
     }
     if (config.mode === 'sample') reply.header('x-evidence-mode', 'sample');
     reply.header('x-content-type-options', 'nosniff');
   });
 
-  const sample = config.mode === 'sample';
-  app.setErrorHandler((error, request, reply) => sendError(reply, shapeForPath(request.url.split('?')[0]), error, sample));
+  app.setErrorHandler((error, request, reply) => sendError(reply, shapeForPath(pathOnly(request.url)), error, sample));
 
   app.setNotFoundHandler((request, reply) => {
-    const path = (request.raw.url ?? '/').split('?')[0];
+    const path = pathOnly(request.raw.url);
     const shape = shapeForPath(path);
     const allowed = [...new Set(known.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0 && !allowed.includes(request.method)) {
-      const allow = allowed.includes('GET') && !allowed.includes('HEAD') ? [...allowed, 'HEAD'] : allowed;
-      reply.header('allow', allow.sort().join(', '));
-      return reply
-        .code(405)
-        .header('content-type', 'application/json; charset=utf-8')
-        .send(JSON.stringify(errorBody(shape, { code: CoreErrors.method_not_allowed.code, message: `this path accepts ${allow.join(', ')}` }, sample)));
+      const allow = (allowed.includes('GET') && !allowed.includes('HEAD') ? [...allowed, 'HEAD'] : allowed).sort();
+      const refusal = new AppError(CoreErrors.method_not_allowed, `this path accepts ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } });
+      return sendError(reply, shape, refusal, sample);
     }
-    return reply
-      .code(404)
-      .header('content-type', 'application/json; charset=utf-8')
-      .send(JSON.stringify(errorBody(shape, { code: CoreErrors.route_not_found.code, message: 'route not found' }, sample)));
+    return sendError(reply, shape, new AppError(CoreErrors.route_not_found, 'route not found'), sample);
   });
 
   if (config.maxEventLoopDelay > 0) {
@@ -129,14 +181,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       sampleInterval: Math.max(20, Math.min(500, Math.floor(config.maxEventLoopDelay / 2))),
       exposeStatusRoute: false,
       pressureHandler: (request, reply, type, value) => {
-        reply.header('retry-after', '1');
-        reply
-          .code(503)
-          .header('content-type', 'application/json; charset=utf-8')
-          .send(JSON.stringify(errorBody(shapeForPath(request.url), {
-            code: CoreErrors.overloaded.code,
-            message: `the service is saturated (${type} ${typeof value === 'number' ? Math.round(value) : value}); retry shortly`,
-          }, sample)));
+        const measured = typeof value === 'number' ? Math.round(value) : value;
+        const overloaded = new AppError(CoreErrors.overloaded, `the service is saturated (${type} ${measured}); retry shortly`, { headers: { 'retry-after': '1' } });
+        void sendError(reply, shapeForPath(pathOnly(request.url)), overloaded, sample);
       },
     });
   }
@@ -158,17 +205,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 
-  await app.register(systemPlugin, { deps });
-  for (const group of GROUPS) {
-    for (const mount of ['', group.prefix]) {
-      await app.register(
-        async (scope) => {
-          scope.setErrorHandler(groupErrorHandler(group.shape, sample));
-          await scope.register(group.plugin, { deps, mountedAt: mount, hideFromDocs: mount !== '' });
-        },
-        { prefix: mount },
-      );
-    }
+  for (const group of groups) {
+    for (const mount of new Set(['', group.prefix])) await mountGroup(app, group, mount, deps, sample);
   }
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,11 +1,5 @@
-// Strong entity tags and If-None-Match. The tag is the SHA-256 of the exact body bytes,
-// so equal bodies share a tag and any byte change yields another.
-
-import { sha256Hex } from '../core/hash.js';
-
-export function strongEtag(body: string | Uint8Array): string {
-  return `"${sha256Hex(body)}"`;
-}
+// If-None-Match against strong entity tags. Tags are the quoted SHA-256 of the exact
+// body bytes, so equal bodies share a tag and any byte change yields another.
 
 /**
  * True when If-None-Match names `etag` or is `*`. Entries are comma-separated; a leading

@@ -11,8 +11,6 @@ export interface AppDeps {
   clock: () => Instant;
   /** Logger settings or instance; defaults to JSON logs at `config.logLevel`. */
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
-  /** Area services started by `serve` (schedulers etc.), keyed by area. */
-  services?: Record<string, unknown>;
 }
 
 /** Options every group plugin receives. */

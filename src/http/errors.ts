@@ -5,8 +5,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, CoreErrors, type ErrorDefinition, isAppError } from '../core/errors.js';
 import { JsonSyntaxError } from '../core/json.js';
+import type { ErrorShape } from './error-schemas.js';
 
-export type ErrorShape = 'analysis' | 'evidence' | 'any';
+export type { ErrorShape };
 
 export interface ErrorBodyInput {
   code: string;
@@ -77,8 +78,8 @@ export function resolveError(error: unknown): ResolvedError {
     const where = fe.validationContext ?? 'request';
     const field = first?.instancePath ? `${where}${first.instancePath}` : where;
     return {
-      status: 422,
-      code: 'invalid_request',
+      status: CoreErrors.invalid_request.status,
+      code: CoreErrors.invalid_request.code,
       message: `${field}: ${first?.message ?? 'invalid value'}`,
       path: first?.instancePath || undefined,
       headers: {},
@@ -86,7 +87,8 @@ export function resolveError(error: unknown): ResolvedError {
     };
   }
   if (fe && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return { status: fe.statusCode, code: 'bad_request', message: fe.message, headers: {}, unexpected: false };
+    // A client error raised by the framework that has no entry above: its own text is not ours to publish.
+    return { status: CoreErrors.bad_request.status, code: CoreErrors.bad_request.code, message: CoreErrors.bad_request.meaning, headers: {}, unexpected: false };
   }
   return { status: 500, code: CoreErrors.internal_error.code, message: 'internal error; the failure has been logged', headers: {}, unexpected: true };
 }

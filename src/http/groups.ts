@@ -1,37 +1,34 @@
-// The groups the service serves. Each is mounted at the root and again under the
-// upstream service's prefix, so clients of the original paths work unchanged.
+// The groups the service serves. Each lists its route contracts and the plugin that
+// implements them; the shell mounts the plugin at the root and again under the group's
+// upstream prefix, so clients of the original paths work unchanged. A new group adds one
+// entry here (see docs/CONTRACTS.md).
 import type { FastifyPluginAsync } from 'fastify';
-import type { GroupPluginOptions } from './deps.js';
-import type { ErrorShape } from './errors.js';
-import { analysisOwnsPath, analysisPlugin, ANALYSIS_PREFIX } from './plugins/analysis.js';
+import type { RouteContract } from './contract.js';
+import type { ErrorShape } from './error-schemas.js';
+import { analysisPlugin, ANALYSIS_PREFIX } from './plugins/analysis.js';
 import { applicationsPlugin } from './plugins/applications.js';
 import { fundingPlugin } from './plugins/funding.js';
+import { systemPlugin } from './plugins/system.js';
+import type { GroupPluginOptions } from './route.js';
+import { ANALYSIS_ROUTES } from './routes/analysis.js';
+import { APPLICATION_ROUTES } from './routes/applications.js';
+import { FUNDING_ROUTES } from './routes/funding.js';
+import { SYSTEM_ROUTES } from './routes/system.js';
 
 export interface GroupDefinition {
   name: string;
-  /** Upstream path prefix, e.g. '/noisefloor'. */
+  /** Upstream path prefix, e.g. '/noisefloor'; '' when the group lives at the root only. */
   prefix: string;
   /** Error body shape for this group's routes. */
   shape: ErrorShape;
-  /** Root-mounted paths that belong to this group (for unknown-route bodies). */
-  ownsPath?: (path: string) => boolean;
+  /** Every operation the group serves; the plugin must serve each one, and nothing else visible. */
+  routes: readonly RouteContract[];
   plugin: FastifyPluginAsync<GroupPluginOptions>;
 }
 
-export const GROUPS: GroupDefinition[] = [
-  { name: 'analysis', prefix: ANALYSIS_PREFIX, shape: 'analysis', ownsPath: analysisOwnsPath, plugin: analysisPlugin },
-  {
-    name: 'funding',
-    prefix: '/funding-evidence',
-    shape: 'evidence',
-    ownsPath: (path) => path.startsWith('/v1/funding/') || path.startsWith('/packets/') || path === '/funding/sources.md',
-    plugin: fundingPlugin,
-  },
-  {
-    name: 'funding-applications',
-    prefix: '/funding-evidence',
-    shape: 'evidence',
-    ownsPath: (path) => path === '/v1/applications' || path.startsWith('/v1/applications/'),
-    plugin: applicationsPlugin,
-  },
+export const GROUPS: readonly GroupDefinition[] = [
+  { name: 'system', prefix: '', shape: 'any', routes: SYSTEM_ROUTES, plugin: systemPlugin },
+  { name: 'analysis', prefix: ANALYSIS_PREFIX, shape: 'analysis', routes: ANALYSIS_ROUTES, plugin: analysisPlugin },
+  { name: 'funding', prefix: '/funding-evidence', shape: 'evidence', routes: FUNDING_ROUTES, plugin: fundingPlugin },
+  { name: 'applications', prefix: '/funding-evidence', shape: 'evidence', routes: APPLICATION_ROUTES, plugin: applicationsPlugin },
 ];

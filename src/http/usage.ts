@@ -6,10 +6,10 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from './deps.js';
-import { resolveCaller, type Caller } from '../funding/applications/credential.js';
-import { recordUsage } from '../funding/applications/measure.js';
-import { hasExclusionHeader } from '../funding/applications/traffic.js';
-import type { UsageOutcome } from '../funding/applications/tables.js';
+import { resolveCaller, type Caller } from '../applications/credential.js';
+import { recordUsage } from '../applications/measure.js';
+import { hasExclusionHeader } from '../applications/traffic.js';
+import type { UsageOutcome } from '../applications/tables.js';
 
 export const USAGE_RECORDED_HEADER = 'x-usage-recorded';
 export type UsageRecorded = 'true' | 'false' | 'unavailable';

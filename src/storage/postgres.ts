@@ -18,9 +18,9 @@ const NUMERIC_OID = 1700;
 // 64-bit integers come back from pg as strings; every bigint we store (epoch ms, counts)
 // is far below 2^53, so numbers are exact and simpler for callers.
 const typeParsers = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
+  getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
     if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format as 'text');
+    return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
   },
 };
 

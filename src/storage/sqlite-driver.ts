@@ -308,7 +308,7 @@ export class ResilientSqliteDialect implements Dialect {
   createAdapter() {
     return new SqliteAdapter();
   }
-  createIntrospector(db: Kysely<any>) {
+  createIntrospector(db: Kysely<unknown>) {
     return new SqliteIntrospector(db);
   }
   createQueryCompiler() {

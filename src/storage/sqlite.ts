@@ -125,8 +125,8 @@ export async function openSqliteStorage(options: SqliteOptions): Promise<Storage
     async close() {
       if (closed) return;
       closed = true;
-      entry!.refs--;
-      if (entry!.refs === 0) {
+      entry.refs--;
+      if (entry.refs === 0) {
         if (key) shared.delete(key);
         await db.destroy();
       }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeDigestJson, encodePythonBody, parseStrictJson } from '../../src/core/json.js';
 import { assessMarket } from '../../src/analysis/market.js';
 import { measurementCoverage as marketCoverage } from '../../src/analysis/market/coverage.js';
-import type { MarketObservation, MarketRequest } from '../../src/analysis/market/types.js';
+import type { MarketRequest } from '../../src/analysis/market/types.js';
 import { intTrueDivide, pyCompare } from '../../src/analysis/numeric/py-number.js';
 import { round15 } from '../../src/analysis/numeric/round15.js';
 import { assessSpectral, type SpectralRequest } from '../../src/analysis/spectral.js';
@@ -140,7 +140,7 @@ describe('market measurement coverage of int tokens', () => {
   it(`matches CPython's statistics.median and exact int arithmetic on ${ref.market_coverage.length} windows`, () => {
     for (const c of ref.market_coverage) {
       const tokens = splitTokens(c.sizes);
-      const obs = observations(tokens.map(() => '1'), tokens) as MarketObservation[];
+      const obs = observations(tokens.map(() => '1'), tokens);
       const drop = parseStrictJson(c.drop) as number;
       const outcome = marketCoverage(obs, 0, c.baseline, c.recent, drop);
       expect(c.coverage).not.toBeNull();
@@ -154,7 +154,7 @@ describe('market measurement coverage of int tokens', () => {
   it('sees sizes one apart beyond 2^53 as a change when the drop fraction is 0 and both medians are ints', () => {
     const run = (baseline: number) => {
       const tokens = [...Array.from({ length: baseline }, () => '100000000000000000'), '100000000000000001', '100000000000000001', '100000000000000001'];
-      return marketCoverage(observations(tokens.map(() => '1'), tokens) as MarketObservation[], 0, baseline, 3, 0).coverage;
+      return marketCoverage(observations(tokens.map(() => '1'), tokens), 0, baseline, 3, 0).coverage;
     };
     // 31 sizes: the median is the middle int, and int - int is exact.
     expect(run(31)).toEqual({ status: 'changed', relative_change: 1e-17 });

@@ -144,7 +144,7 @@ const marketPolicyText = fc
     },
     { requiredKeys: [] },
   )
-  .chain((p) => order.map((o) => objectText(Object.entries(p) as [string, string][], o)));
+  .chain((p) => order.map((o) => objectText(Object.entries<string>(p), o)));
 
 const requestText = fc
   .record({

@@ -19,7 +19,7 @@ async function run(args: string[]): Promise<{ status: number; stdout: string }> 
   process.stdout.write = ((chunk: string | Uint8Array) => {
     stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     return true;
-  }) as typeof process.stdout.write;
+  });
   try {
     const status = await main(['node', 'evidence-desk', 'analyse', ...args]);
     return { status, stdout };

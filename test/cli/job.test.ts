@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { enroll } from '../../src/funding/applications/enroll.js';
+import { enroll } from '../../src/applications/enroll.js';
 import { sqliteBackend, tempDir } from '../helpers/storage.js';
 import { startEvidenceServer, type EvidenceServer } from '../funding/job/support.js';
 

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nowInstant } from '../../src/core/time.js';
 import { sha256Hex } from '../../src/core/hash.js';
-import { enroll } from '../../src/funding/applications/enroll.js';
+import { enroll } from '../../src/applications/enroll.js';
 import { openSqliteStorage } from '../../src/storage/sqlite.js';
 import { tempDir } from '../helpers/storage.js';
 

@@ -13,7 +13,12 @@ describe('error registry', () => {
   });
 
   it('refuses to redefine a code with another status', () => {
-    expect(() => defineErrors({ malformed_json: { status: 422, meaning: 'something else' } })).toThrow(/twice/);
+    expect(() => defineErrors('shared', { malformed_json: { status: 422, meaning: 'something else' } })).toThrow(/twice/);
+  });
+
+  it('refuses to move a code into another group', () => {
+    const { code, status, meaning } = CoreErrors.malformed_json;
+    expect(() => defineErrors('analysis', { [code]: { status, meaning } })).toThrow(/twice/);
   });
 
   it('carries code, status, path and headers on AppError', () => {

@@ -1,33 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/hash.js';
 import { parseStrictJson } from '../../src/core/json.js';
-import { captureOnce, CAPTURE_LEASE_MS } from '../../src/funding/capture.js';
+import { CAPTURE_LEASE_MS } from '../../src/funding/capture.js';
 import { CAPTURE_LEASE, newestAttempt } from '../../src/funding/archive.js';
+import type { Config } from '../../src/core/config.js';
 import type { Storage } from '../../src/storage/storage.js';
 import { backends } from '../helpers/storage.js';
-import { liveConfig, srfWithAmount, startPublisherServer, testClock, type PublisherServer, type TestClock } from './support.js';
+import { useFundingHarness } from './harness.js';
+import { liveConfig, srfWithAmount } from './support.js';
+
+const LIMITS = { maxBytes: 2_000_000, socketTimeoutMs: 2000, deadlineMs: 3000 };
 
 for (const backend of backends) {
   describe(`funding capture on ${backend.name}`, () => {
-    let opened: Awaited<ReturnType<typeof backend.open>>;
-    let storage: Storage;
-    let server: PublisherServer;
-    let clock: TestClock;
-    const capture = (s: Storage = storage, overrides = {}) =>
-      captureOnce({ storage: s, config: liveConfig(server, overrides), clock, fetchLimits: { maxBytes: 2_000_000, socketTimeoutMs: 2000, deadlineMs: 3000 } });
+    const h = useFundingHarness({ backend });
+    const capture = (storage?: Storage, config: Partial<Config> = {}) => h.capture({ storage, config, fetchLimits: LIMITS });
     const count = async (table: 'funding_packets' | 'funding_attempts' | 'funding_publisher_blobs') =>
-      Number((await storage.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-
-    beforeEach(async () => {
-      opened = await backend.open();
-      storage = opened.storage;
-      server = await startPublisherServer();
-      clock = testClock();
-    });
-    afterEach(async () => {
-      await server.close();
-      await opened.cleanup();
-    });
+      Number((await h.storage.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
     it('downloads the seven documents from the configured bases and archives one packet with its attempt', async () => {
       const result = await capture();
@@ -38,11 +27,11 @@ for (const backend of backends) {
       expect(await count('funding_packets')).toBe(1);
       expect(await count('funding_attempts')).toBe(1);
       expect(await count('funding_publisher_blobs')).toBe(7);
-      const paths = server.requests.map((r) => r.path);
+      const paths = h.server.requests.map((r) => r.path);
       expect(paths).toHaveLength(7);
       const tga = paths.find((p) => p.includes('operating_cash_balance'))!;
       expect(decodeURIComponent(tga)).toContain('record_date:gte:2026-10-12');
-      for (const r of server.requests) {
+      for (const r of h.server.requests) {
         expect(r.headers['user-agent']).toMatch(/^evidence-desk\//);
         expect(r.headers['accept-encoding']).toBe('identity');
       }
@@ -51,20 +40,20 @@ for (const backend of backends) {
     it('stores publisher bodies content-addressed and lists their receipts in the manifest', async () => {
       const result = await capture();
       if (!result.ran) throw new Error('did not run');
-      const packet = await storage.db.selectFrom('funding_packets').selectAll().executeTakeFirstOrThrow();
+      const packet = await h.storage.db.selectFrom('funding_packets').selectAll().executeTakeFirstOrThrow();
       const manifest = parseStrictJson(packet.manifest) as { publisher_receipts: Record<string, { sha256: string; bytes: number; source_url: string }> };
       for (const [key, receipt] of Object.entries(manifest.publisher_receipts)) {
-        const blob = await storage.db.selectFrom('funding_publisher_blobs').selectAll().where('sha256', '=', receipt.sha256).executeTakeFirstOrThrow();
+        const blob = await h.storage.db.selectFrom('funding_publisher_blobs').selectAll().where('sha256', '=', receipt.sha256).executeTakeFirstOrThrow();
         expect(sha256Hex(blob.bytes)).toBe(receipt.sha256);
         expect(Number(blob.size)).toBe(receipt.bytes);
-        expect(receipt.source_url.startsWith(server.base)).toBe(true);
+        expect(receipt.source_url.startsWith(h.server.base)).toBe(true);
         expect(key).toMatch(/^(sofr|effr|iorb|reserves|on_rrp|srf|tga)$/);
       }
     });
 
     it('does not mint a new packet when the rows equal the current packet: the attempt re-verifies it', async () => {
       const first = await capture();
-      clock.advance(900);
+      h.clock.advance(900);
       const second = await capture();
       if (!first.ran || !second.ran) throw new Error('did not run');
       expect(second.attempt.outcome).toBe('packet_reverified');
@@ -76,8 +65,8 @@ for (const backend of backends) {
 
     it('mints a new packet when a value changes on the same date', async () => {
       await capture();
-      clock.advance(900);
-      server.documents.srf = { body: srfWithAmount(0) };
+      h.clock.advance(900);
+      h.server.documents.srf = { body: srfWithAmount(0) };
       const second = await capture();
       if (!second.ran) throw new Error('did not run');
       expect(second.attempt.outcome).toBe('packet_created');
@@ -85,7 +74,7 @@ for (const backend of backends) {
     });
 
     it('records a failed attempt with a bounded error and archives nothing when a publisher answers 500', async () => {
-      server.documents.tga = { status: 500, body: 'oops' };
+      h.server.documents.tga = { status: 500, body: 'oops' };
       const result = await capture();
       if (!result.ran) throw new Error('did not run');
       expect(result.attempt.outcome).toBe('failed');
@@ -93,7 +82,7 @@ for (const backend of backends) {
       expect(result.attempt.error).toMatch(/^publisher_unavailable: Treasury DTS .*HTTP 500/);
       expect(result.attempt.error!.length).toBeLessThanOrEqual(300);
       expect(await count('funding_packets')).toBe(0);
-      const attempt = await newestAttempt(storage.db, 'live');
+      const attempt = await newestAttempt(h.storage.db, 'live');
       expect(attempt).toMatchObject({ outcome: 'failed', packet_id: null, error_code: 'publisher_unavailable' });
       expect(attempt!.receipts_json).toContain('"sofr"');
     });
@@ -115,7 +104,7 @@ for (const backend of backends) {
         doc.repo.operations = doc.repo.operations.filter((op: { operationDate: string; closeTime: string }) => !(op.operationDate === '2026-10-20' && op.closeTime === '08:30'));
         answer.body = JSON.stringify(doc);
       }
-      server.documents[key] = answer;
+      h.server.documents[key] = answer;
       const result = await capture();
       if (!result.ran) throw new Error('did not run');
       expect(result.attempt.outcome).toBe('failed');
@@ -124,30 +113,30 @@ for (const backend of backends) {
     });
 
     it('records a timeout as a failed attempt', async () => {
-      server.documents.reserves = { body: 'late', delayMs: 4000 };
-      const result = await captureOnce({ storage, config: liveConfig(server), clock, fetchLimits: { maxBytes: 2_000_000, socketTimeoutMs: 300, deadlineMs: 500 } });
+      h.server.documents.reserves = { body: 'late', delayMs: 4000 };
+      const result = await h.capture({ fetchLimits: { maxBytes: 2_000_000, socketTimeoutMs: 300, deadlineMs: 500 } });
       if (!result.ran) throw new Error('did not run');
       expect(result.attempt).toMatchObject({ outcome: 'failed', error_code: 'publisher_unavailable' });
       expect(result.attempt.error).toMatch(/timed out/);
     });
 
     it('records a failed attempt when nothing listens at the publisher base', async () => {
-      const result = await captureOnce({ storage, config: liveConfig('http://127.0.0.1:9'), clock });
+      const result = await h.capture({ config: { publisherBases: liveConfig('http://127.0.0.1:9').publisherBases } });
       if (!result.ran) throw new Error('did not run');
       expect(result.attempt).toMatchObject({ outcome: 'failed', error_code: 'publisher_unavailable' });
     });
 
     it('refuses documents whose review date is more than eight days before the capture date', async () => {
-      clock.set('2026-10-29T12:00:00Z');
+      h.clock.set('2026-10-29T12:00:00Z');
       const result = await capture();
       if (!result.ran) throw new Error('did not run');
       expect(result.attempt).toMatchObject({ outcome: 'failed', error_code: 'publisher_observation_missing' });
     });
 
     it('excludes concurrent captures across two instances: the second does not run and records nothing', async () => {
-      const other = await opened.openAnother();
-      server.documents.sofr = { ...server.documents.sofr, delayMs: 300 };
-      const [a, b] = await Promise.all([capture(storage), capture(other)]);
+      const other = await h.openAnother();
+      h.server.documents.sofr = { ...h.server.documents.sofr, delayMs: 300 };
+      const [a, b] = await Promise.all([capture(h.storage), capture(other)]);
       const ran = [a, b].filter((r) => r.ran);
       const skipped = [a, b].filter((r) => !r.ran);
       expect(ran).toHaveLength(1);
@@ -159,19 +148,19 @@ for (const backend of backends) {
     });
 
     it('does not run while another holder keeps the lease, and runs once it expires', async () => {
-      expect(await storage.tryLease(CAPTURE_LEASE, 'someone-else', CAPTURE_LEASE_MS, Date.now())).toBe(true);
+      expect(await h.storage.tryLease(CAPTURE_LEASE, 'someone-else', CAPTURE_LEASE_MS, Date.now())).toBe(true);
       expect(await capture()).toEqual({ ran: false, reason: 'capture_in_progress' });
-      const later = await captureOnce({ storage, config: liveConfig(server), clock, leaseNowMs: () => Date.now() + CAPTURE_LEASE_MS + 1 });
+      const later = await h.capture({ leaseNowMs: () => Date.now() + CAPTURE_LEASE_MS + 1 });
       expect(later.ran).toBe(true);
     });
 
     it('fails the attempt instead of re-verifying when the current packet no longer verifies, and rewrites nothing', async () => {
       await capture();
-      const before = await storage.db.selectFrom('funding_packets').selectAll().executeTakeFirstOrThrow();
+      const before = await h.storage.db.selectFrom('funding_packets').selectAll().executeTakeFirstOrThrow();
       const csv = Buffer.from(before.csv);
       csv[csv.length - 3] ^= 1;
-      await storage.db.updateTable('funding_packets').set({ csv }).execute();
-      clock.advance(900);
+      await h.storage.db.updateTable('funding_packets').set({ csv }).execute();
+      h.clock.advance(900);
       const result = await capture();
       if (!result.ran) throw new Error('did not run');
       expect(result.attempt).toMatchObject({ outcome: 'failed', error_code: 'artifact_verification_failed' });

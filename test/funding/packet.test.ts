@@ -16,6 +16,7 @@ import { METRIC_IDS, PUBLISHER_KEYS, type PublisherDocument, type PublisherKey }
 import { rowDocument, sameObservations, type ObservationRow } from '../../src/funding/rows.js';
 import { PacketVerificationError, verifyStoredPacket } from '../../src/funding/verify.js';
 import type { PacketRow } from '../../src/funding/archive.js';
+import type { PacketManifest, PacketReview } from '../../src/funding/schemas/packet.js';
 import { instant, recordedDocuments, srfWithAmount } from './support.js';
 
 function parseAll(docs: Record<PublisherKey, Uint8Array>): Map<PublisherKey, PublisherDocument> {
@@ -153,7 +154,7 @@ describe('packet artifacts in canonical bytes', () => {
 
   it('records the SHA-256 of both content artifacts and all seven publisher receipts in the manifest', () => {
     const { artifacts, manifest } = build();
-    const doc = parseStrictJson(manifest.bytes) as Record<string, any>;
+    const doc = parseStrictJson(manifest.bytes) as PacketManifest;
     expect(doc.schema).toBe('financial-evidence.public-packet.v1');
     expect(doc.artifacts).toEqual({ 'observations.csv': sha256Hex(artifacts.csv), 'review.json': sha256Hex(artifacts.review) });
     expect(Object.keys(doc.publisher_receipts).sort()).toEqual([...PUBLISHER_KEYS].sort());
@@ -167,7 +168,7 @@ describe('packet artifacts in canonical bytes', () => {
   });
 
   it('gives review.json our own lineage per metric, no FRED URL, and no invented Workspace release fields', () => {
-    const doc = parseStrictJson(build().artifacts.review) as Record<string, any>;
+    const doc = parseStrictJson(build().artifacts.review) as PacketReview;
     expect(doc.schema).toBe('financial-evidence.original-publisher-review.v1');
     expect(doc.results).toHaveLength(9);
     expect(doc.issues).toEqual([]);
@@ -212,7 +213,7 @@ describe('verifying a stored packet', () => {
 
   it('accepts a source_id only on the IORB receipt, and only a known one', () => {
     expect(verifyStoredPacket(build(undefined, (r) => { r.iorb.source_id = 'board_iorb_page'; }).row).packetId).toMatch(/^20261021T/);
-    expect(() => verifyStoredPacket(build(undefined, (r) => { r.iorb.source_id = 'fred'; }).row)).toThrow(/unknown source_id/);
-    expect(() => verifyStoredPacket(build(undefined, (r) => { r.sofr.source_id = 'prates_ddp'; }).row)).toThrow(PacketVerificationError);
+    expect(() => verifyStoredPacket(build(undefined, (r) => { (r.iorb as { source_id?: string }).source_id = 'fred'; }).row)).toThrow(/unknown source_id/);
+    expect(() => verifyStoredPacket(build(undefined, (r) => { (r.sofr as { source_id?: string }).source_id = 'prates_ddp'; }).row)).toThrow(PacketVerificationError);
   });
 });

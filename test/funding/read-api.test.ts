@@ -1,42 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/hash.js';
-import { captureOnce } from '../../src/funding/capture.js';
 import { ARCHIVE_LOCK, insertAttempt } from '../../src/funding/archive.js';
-import type { Storage } from '../../src/storage/storage.js';
 import { backends } from '../helpers/storage.js';
-import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { liveConfig, srfWithAmount, startPublisherServer, testClock, type PublisherServer, type TestClock } from './support.js';
+import { useFundingHarness } from './harness.js';
+import { srfWithAmount } from './support.js';
 
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 
 for (const backend of backends) {
   describe(`funding read API on ${backend.name}`, () => {
-    let opened: Awaited<ReturnType<typeof backend.open>>;
-    let storage: Storage;
-    let server: PublisherServer;
-    let clock: TestClock;
-    let t: TestApp;
-
-    const capture = async () => {
-      const result = await captureOnce({ storage, config: liveConfig(server), clock });
-      if (!result.ran) throw new Error('capture did not run');
-      return result.attempt;
-    };
-    const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
-
-    beforeEach(async () => {
-      opened = await backend.open();
-      storage = opened.storage;
-      server = await startPublisherServer();
-      clock = testClock();
-      // Load shedding off: a busy CI machine must not turn these answers into 503 overloaded.
-      t = await makeTestApp({ publisherBases: liveConfig(server).publisherBases, maxEventLoopDelay: 0 }, { storage, clock });
-    });
-    afterEach(async () => {
-      await t.app.close();
-      await server.close();
-      await opened.cleanup();
-    });
+    const h = useFundingHarness({ backend });
+    const capture = () => h.captured();
+    const get = (url: string, headers: Record<string, string> = {}) => h.get(url, headers);
 
     describe('latest', () => {
       it('answers 200 with nine observations and an ETag that is the quoted SHA-256 of the body', async () => {
@@ -94,7 +69,7 @@ for (const backend of backends) {
       it('answers 503 (never 304) thirty minutes after the newest attempt, even with a matching ETag', async () => {
         await capture();
         const first = await get('/v1/funding/latest');
-        clock.advance(30 * 60);
+        h.clock.advance(30 * 60);
         const res = await get('/v1/funding/latest', { 'if-none-match': first.headers.etag as string });
         expect(res.statusCode).toBe(503);
         expect(res.json().code).toBe('evidence_stale');
@@ -105,17 +80,17 @@ for (const backend of backends) {
       it('stays fresh through re-verification: an identical capture keeps the packet and its ETag', async () => {
         await capture();
         const first = await get('/v1/funding/latest');
-        clock.advance(15 * 60);
+        h.clock.advance(15 * 60);
         expect((await capture()).outcome).toBe('packet_reverified');
-        clock.advance(15 * 60);
+        h.clock.advance(15 * 60);
         const res = await get('/v1/funding/latest', { 'if-none-match': first.headers.etag as string });
         expect(res.statusCode).toBe(304);
       });
 
       it('answers 503 when the newest attempt failed, even with If-None-Match: * and a fresh earlier packet', async () => {
         await capture();
-        clock.advance(60);
-        server.documents.sofr = { status: 502, body: 'bad gateway' };
+        h.clock.advance(60);
+        h.server.documents.sofr = { status: 502, body: 'bad gateway' };
         expect((await capture()).outcome).toBe('failed');
         const res = await get('/v1/funding/latest', { 'if-none-match': '*' });
         expect(res.statusCode).toBe(503);
@@ -124,7 +99,7 @@ for (const backend of backends) {
 
       it('answers 503 when the newest attempt is dated in the future', async () => {
         await capture();
-        clock.advance(-3600);
+        h.clock.advance(-3600);
         const res = await get('/v1/funding/latest');
         expect(res.statusCode).toBe(503);
         expect(res.json().code).toBe('evidence_clock_invalid');
@@ -133,11 +108,11 @@ for (const backend of backends) {
       it.each(['csv', 'review', 'manifest'] as const)('never answers 200 or 304 once the stored %s bytes are tampered with', async (column) => {
         const attempt = await capture();
         const first = await get('/v1/funding/latest');
-        const row = await storage.db.selectFrom('funding_packets').selectAll().executeTakeFirstOrThrow();
+        const row = await h.storage.db.selectFrom('funding_packets').selectAll().executeTakeFirstOrThrow();
         const bytes = Buffer.from(row[column]);
         const at = bytes.indexOf('0.576') + 4;
         bytes[at] = bytes[at] === 0x36 ? 0x37 : 0x36;
-        await storage.db.updateTable('funding_packets').set({ [column]: bytes }).execute();
+        await h.storage.db.updateTable('funding_packets').set({ [column]: bytes }).execute();
         for (const headers of [{}, { 'if-none-match': first.headers.etag as string }, { 'if-none-match': '*' }] as Record<string, string>[]) {
           const res = await get('/v1/funding/latest', headers);
           expect(res.statusCode).toBe(503);
@@ -166,10 +141,10 @@ for (const backend of backends) {
 
     describe('changes', () => {
       async function twoPackets() {
-        server.documents.srf = { body: srfWithAmount(500000) };
+        h.server.documents.srf = { body: srfWithAmount(500000) };
         const p1 = await capture();
-        clock.advance(60);
-        server.documents.srf = { body: srfWithAmount(0) };
+        h.clock.advance(60);
+        h.server.documents.srf = { body: srfWithAmount(0) };
         const p2 = await capture();
         return { p1: p1.packet_id!, p2: p2.packet_id! };
       }
@@ -226,10 +201,10 @@ for (const backend of backends) {
 
       it('answers 409 when since was archived after the packet that is current', async () => {
         const { p1, p2 } = await twoPackets();
-        const first = await storage.db.selectFrom('funding_packets').selectAll().where('packet_id', '=', p1).executeTakeFirstOrThrow();
-        clock.advance(1);
-        await storage.serialized(ARCHIVE_LOCK, (trx) => insertAttempt(trx, {
-          attempt_id: 'f'.repeat(32), mode: 'live', started_at_us: Number(clock()), recorded_at_us: Number(clock()), outcome: 'packet_reverified',
+        const first = await h.storage.db.selectFrom('funding_packets').selectAll().where('packet_id', '=', p1).executeTakeFirstOrThrow();
+        h.clock.advance(1);
+        await h.storage.serialized(ARCHIVE_LOCK, (trx) => insertAttempt(trx, {
+          attempt_id: 'f'.repeat(32), mode: 'live', started_at_us: Number(h.clock()), recorded_at_us: Number(h.clock()), outcome: 'packet_reverified',
           packet_id: p1, manifest_sha256: first.manifest_sha256, review_asof: '2026-10-20', error_code: null, error: null, receipts_json: null, sample_day: null,
         }));
         const res = await get(`/v1/funding/changes?since=${p2}`);
@@ -239,7 +214,7 @@ for (const backend of backends) {
 
       it('answers 503 rather than comparing when the current evidence is not ready', async () => {
         const { p1 } = await twoPackets();
-        clock.advance(3600);
+        h.clock.advance(3600);
         const res = await get(`/v1/funding/changes?since=${p1}`, { 'if-none-match': '*' });
         expect(res.statusCode).toBe(503);
         expect(res.json().code).toBe('evidence_stale');
@@ -279,9 +254,9 @@ for (const backend of backends) {
       it('pages backwards through the whole archive with before and limit', async () => {
         const ids: string[] = [];
         for (const dollars of [1_000_000, 2_000_000, 3_000_000]) {
-          server.documents.srf = { body: srfWithAmount(dollars) };
+          h.server.documents.srf = { body: srfWithAmount(dollars) };
           ids.push((await capture()).packet_id!);
-          clock.advance(60);
+          h.clock.advance(60);
         }
         const page1 = (await get('/v1/funding/history?limit=2')).json();
         expect(page1.packet_count).toBe(3);
@@ -302,8 +277,8 @@ for (const backend of backends) {
 
       it('stays readable while latest is unavailable and reports the failed newest attempt', async () => {
         const good = await capture();
-        clock.advance(60);
-        server.documents.tga = { status: 503, body: '' };
+        h.clock.advance(60);
+        h.server.documents.tga = { status: 503, body: '' };
         await capture();
         expect((await get('/v1/funding/latest')).statusCode).toBe(503);
         const res = await get('/v1/funding/history');
@@ -356,7 +331,7 @@ for (const backend of backends) {
 
       it('stays downloadable after the packet stops being current', async () => {
         const { packet_id: id } = await capture();
-        clock.advance(7200);
+        h.clock.advance(7200);
         expect((await get('/v1/funding/latest')).statusCode).toBe(503);
         expect((await get(`/packets/${id}/review.json`)).statusCode).toBe(200);
       });
@@ -375,7 +350,7 @@ for (const backend of backends) {
       });
 
       it('answers allowed preflights with the methods, headers and max-age, and refuses others with 400', async () => {
-        const ok = await t.app.inject({
+        const ok = await h.app.inject({
           method: 'OPTIONS', url: '/v1/funding/latest',
           headers: { origin: 'https://my.openbb.co', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, if-none-match' },
         });
@@ -384,7 +359,7 @@ for (const backend of backends) {
         expect(ok.headers['access-control-allow-methods']).toBe('GET, POST, DELETE');
         expect(ok.headers['access-control-allow-headers']).toBe('Content-Type, Authorization, If-None-Match');
         expect(ok.headers['access-control-max-age']).toBe('600');
-        const bad = await t.app.inject({
+        const bad = await h.app.inject({
           method: 'OPTIONS', url: '/v1/funding/latest',
           headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
         });

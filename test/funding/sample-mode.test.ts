@@ -1,96 +1,82 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseStrictJson } from '../../src/core/json.js';
-import { captureOnce } from '../../src/funding/capture.js';
-import { makeTestApp, type TestApp } from '../helpers/app.js';
-import { liveConfig, testClock, type TestClock } from './support.js';
+import type { PacketManifest, PacketReview } from '../../src/funding/schemas/packet.js';
+import { makeTestApp } from '../helpers/app.js';
+import { useFundingHarness } from './harness.js';
 
 describe('sample mode', () => {
-  let t: TestApp;
-  let clock: TestClock;
-  // Nothing listens here: sample captures must not touch the network.
-  const offline = liveConfig('http://127.0.0.1:9', { mode: 'sample' });
-  const capture = async () => {
-    const result = await captureOnce({ storage: t.storage, config: offline, clock });
-    if (!result.ran) throw new Error('capture did not run');
-    return result.attempt;
-  };
-
-  beforeEach(async () => {
-    clock = testClock('2026-11-20T15:30:00Z');
-    t = await makeTestApp({ mode: 'sample', publisherBases: offline.publisherBases, maxEventLoopDelay: 0 }, { clock });
-  });
-  afterEach(async () => t.close());
+  const h = useFundingHarness({ mode: 'sample', start: '2026-11-20T15:30:00Z' });
+  const capture = () => h.captured();
 
   it('captures from the bundled documents offline and serves latest marked "sample": true', async () => {
     const attempt = await capture();
     expect(attempt).toMatchObject({ outcome: 'packet_created', mode: 'sample', sample_day: 'day-1', review_asof: '2026-11-18' });
-    const res = await t.app.inject({ url: '/v1/funding/latest' });
+    const res = await h.app.inject({ url: '/v1/funding/latest' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-evidence-mode']).toBe('sample');
     const body = res.json();
     expect(body.sample).toBe(true);
     expect(body.observations.find((o: { metric_id: string }) => o.metric_id === 'liquidity.srf').value).toBe(0.005);
-    const review = parseStrictJson((await t.app.inject({ url: `/packets/${attempt.packet_id}/review.json` })).rawPayload) as Record<string, any>;
+    const review = parseStrictJson((await h.app.inject({ url: `/packets/${attempt.packet_id}/review.json` })).rawPayload) as PacketReview;
     expect(review.sample).toBe(true);
     expect(review.publisher_notice).toMatch(/^Sample mode/);
     expect(review.publisher_lineage['policy.sofr']).toMatchObject({ source_url: 'sample:publishers/day-1/sofr.json', original_publisher_acquisition: false });
-    const manifest = parseStrictJson((await t.app.inject({ url: `/packets/${attempt.packet_id}/manifest.json` })).rawPayload) as Record<string, unknown>;
+    const manifest = parseStrictJson((await h.app.inject({ url: `/packets/${attempt.packet_id}/manifest.json` })).rawPayload) as Record<string, unknown>;
     expect(manifest.sample).toBe(true);
-    const history = await t.app.inject({ url: '/v1/funding/history' });
+    const history = await h.app.inject({ url: '/v1/funding/history' });
     expect(history.json().sample).toBe(true);
   });
 
   it('walks through the sample days so successive captures build a changes history, then wraps around', async () => {
     const day1 = await capture();
-    clock.advance(900);
+    h.clock.advance(900);
     const day2 = await capture();
-    clock.advance(900);
+    h.clock.advance(900);
     const day3 = await capture();
     expect([day1, day2, day3].map((a) => a.sample_day)).toEqual(['day-1', 'day-2', 'day-3']);
     expect([day1, day2, day3].map((a) => a.outcome)).toEqual(['packet_created', 'packet_created', 'packet_created']);
 
-    const forward = (await t.app.inject({ url: `/v1/funding/changes?since=${day1.packet_id}&until=${day3.packet_id}` })).json();
+    const forward = (await h.app.inject({ url: `/v1/funding/changes?since=${day1.packet_id}&until=${day3.packet_id}` })).json();
     expect(forward.sample).toBe(true);
     expect(forward.changes.some((c: { kind: string }) => c.kind === 'new_observation_date')).toBe(true);
     const srf = forward.changes.find((c: { metric_id: string }) => c.metric_id === 'liquidity.srf');
     expect(srf.after.value).toBe(0);
 
-    const revision = (await t.app.inject({ url: `/v1/funding/changes?since=${day2.packet_id}` })).json();
+    const revision = (await h.app.inject({ url: `/v1/funding/changes?since=${day2.packet_id}` })).json();
     expect(revision.changes).toContainEqual(expect.objectContaining({ metric_id: 'distribution.sofr.volume', kind: 'same_date_observation_changed' }));
 
-    clock.advance(900);
+    h.clock.advance(900);
     const again = await capture();
     expect(again).toMatchObject({ sample_day: 'day-1', outcome: 'packet_created', review_asof: '2026-11-18' });
   });
 
   it('lists the operations a sample day sets aside in the lineage, and reads IORB from the sample Board page when so configured', async () => {
     await capture();
-    clock.advance(900);
+    h.clock.advance(900);
     const day2 = await capture();
-    const review = parseStrictJson((await t.app.inject({ url: `/packets/${day2.packet_id}/review.json` })).rawPayload) as Record<string, any>;
+    const review = parseStrictJson((await h.app.inject({ url: `/packets/${day2.packet_id}/review.json` })).rawPayload) as PacketReview;
     expect(review.publisher_lineage['liquidity.on_rrp'].excluded_operations).toEqual([
       { close_time: '10:00', note: 'Small Value Exercise', operation_id: 'RRP 111926 99', reason: 'small_value_exercise' },
     ]);
     expect(review.publisher_lineage['liquidity.srf'].excluded_operations).toEqual([
       { close_time: '10:30', note: '', operation_id: 'RP 111926 99', reason: 'unscheduled_close_time' },
     ]);
-    clock.advance(900);
-    const result = await captureOnce({ storage: t.storage, config: { ...offline, iorbSource: 'board_iorb_page' }, clock });
-    if (!result.ran) throw new Error('capture did not run');
-    expect(result.attempt).toMatchObject({ sample_day: 'day-3', review_asof: '2026-11-19', outcome: 'packet_created' });
-    const manifest = parseStrictJson((await t.app.inject({ url: `/packets/${result.attempt.packet_id}/manifest.json` })).rawPayload) as Record<string, any>;
+    h.clock.advance(900);
+    const day3 = await h.captured({ config: { iorbSource: 'board_iorb_page' } });
+    expect(day3).toMatchObject({ sample_day: 'day-3', review_asof: '2026-11-19', outcome: 'packet_created' });
+    const manifest = parseStrictJson((await h.app.inject({ url: `/packets/${day3.packet_id}/manifest.json` })).rawPayload) as PacketManifest;
     expect(manifest.publisher_receipts.iorb).toMatchObject({ source_id: 'board_iorb_page', source_url: 'sample:publishers/day-3/iorb-page.htm' });
   });
 
   it('marks evidence error bodies "sample": true, and leaves analysis error bodies in their upstream shape', async () => {
     await capture();
     for (const url of ['/v1/funding/history?limit=0', '/packets/pkt_nothing/review.json', '/v1/no-such-route']) {
-      const res = await t.app.inject({ url });
+      const res = await h.app.inject({ url });
       expect(res.statusCode).toBeGreaterThanOrEqual(400);
       expect(res.headers['x-evidence-mode']).toBe('sample');
       expect(res.json()).toMatchObject({ code: expect.any(String), sample: true });
     }
-    const analysis = await t.app.inject({ method: 'POST', url: '/v1/market/assess', payload: { series: [] } });
+    const analysis = await h.app.inject({ method: 'POST', url: '/v1/market/assess', payload: { series: [] } });
     expect(analysis.statusCode).toBe(422);
     expect(analysis.headers['x-evidence-mode']).toBe('sample');
     expect(Object.keys(analysis.json())).toEqual(['error', 'code', 'path']);
@@ -98,7 +84,7 @@ describe('sample mode', () => {
 
   it('never serves a sample packet as live evidence', async () => {
     await capture();
-    const live = await makeTestApp({ maxEventLoopDelay: 0 }, { clock, storage: t.storage });
+    const live = await makeTestApp({ maxEventLoopDelay: 0 }, { clock: h.clock, storage: h.storage });
     try {
       const res = await live.app.inject({ url: '/v1/funding/latest' });
       expect(res.statusCode).toBe(503);

@@ -57,7 +57,7 @@ export const postgresBackend: BackendFactory = {
     return {
       storage,
       async openAnother() {
-        const s = await openPostgresStorage({ connectionString: postgresUrl!, schema });
+        const s = await openPostgresStorage({ connectionString: postgresUrl, schema });
         handles.push(s);
         return s;
       },

@@ -177,10 +177,10 @@ const dyson = fc.record(
 );
 
 const OPERATIONS: [string, string, fc.Arbitrary<Record<string, unknown>>][] = [
-  ['market_assessment', '/v1/market/assess', market as fc.Arbitrary<Record<string, unknown>>],
-  ['spectral_assessment', '/v1/spectral/assess', spectral as fc.Arbitrary<Record<string, unknown>>],
-  ['narrative_triage', '/v1/narrative/triage', narrative as fc.Arbitrary<Record<string, unknown>>],
-  ['dyson_reference', '/v1/research/dyson', dyson as fc.Arbitrary<Record<string, unknown>>],
+  ['market_assessment', '/v1/market/assess', market],
+  ['spectral_assessment', '/v1/spectral/assess', spectral],
+  ['narrative_triage', '/v1/narrative/triage', narrative],
+  ['dyson_reference', '/v1/research/dyson', dyson],
 ];
 
 describe.each(OPERATIONS)('%s with schema-valid requests', (_tool, path, arbitrary) => {
@@ -333,10 +333,10 @@ describe.each(OPERATIONS)('%s with mutated requests', (_tool, path, arbitrary) =
       fc.asyncProperty(arbitrary, fc.constantFrom(...Object.keys(MUTATIONS)), fc.nat(), async (request, name, pick) => {
         const mutated = MUTATIONS[name](JSON.parse(JSON.stringify(request)) as Json, pick);
         fc.pre(mutated !== null);
-        const res = await post(path, mutated!.body);
+        const res = await post(path, mutated.body);
         expect(res.statusCode, `${name}: ${res.body}`).toBeGreaterThanOrEqual(400);
         expect(res.statusCode, `${name}: ${res.body}`).toBeLessThan(500);
-        if (mutated!.status !== undefined) expect(res.statusCode, `${name}: ${res.body}`).toBe(mutated!.status);
+        if (mutated.status !== undefined) expect(res.statusCode, `${name}: ${res.body}`).toBe(mutated.status);
         const body = res.json();
         expect(typeof body.code).toBe('string');
         expect(typeof body.error).toBe('string');

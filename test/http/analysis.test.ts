@@ -527,7 +527,7 @@ describe('activation logs', () => {
     const { storage, cleanup } = await sqliteBackend.open();
     const config = { ...defaultConfig(), logLevel: 'info' as const, captureInterval: 0 };
     const logger = { ...(loggerOptions('info') as object), stream };
-    const app = await buildApp({ config, storage, clock: nowInstant, logger: logger as never });
+    const app = await buildApp({ config, storage, clock: nowInstant, logger: logger });
     await app.ready();
     try {
       const marker = 'MARKER-7f3a9c';

@@ -17,7 +17,7 @@ describe('request logs', () => {
     });
     const { storage, cleanup } = await sqliteBackend.open();
     const config = { ...defaultConfig(), logLevel: 'trace' as const, captureInterval: 0 };
-    const app = await buildApp({ config, storage, clock: nowInstant, logger: { ...(loggerOptions('trace') as object), stream } as never });
+    const app = await buildApp({ config, storage, clock: nowInstant, logger: { ...(loggerOptions('trace') as object), stream } });
     app.post('/test/echo', async () => ({ ok: true }));
     await app.ready();
     try {

@@ -9,7 +9,7 @@ import { tempDir } from '../helpers/storage.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { holdWriteLock, type LockHolder } from '../helpers/sqlite-lock.js';
 import { seriesRequest } from '../helpers/analysis-requests.js';
-import { enrollVia } from '../funding/applications/support.js';
+import { enrollVia } from '../applications/support.js';
 
 // Load shedding answers 503 when the shared test machine stalls the loop; it is not what these tests are about.
 const NO_SHEDDING = { maxEventLoopDelay: 0 };

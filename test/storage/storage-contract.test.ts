@@ -22,6 +22,20 @@ for (const backend of backends) {
       }
     });
 
+    it('migrates its own store while another store in the same database is already migrated', async () => {
+      const first = await backend.open();
+      try {
+        const second = await backend.open();
+        try {
+          expect(await second.storage.db.selectFrom('leases').selectAll().execute()).toEqual([]);
+        } finally {
+          await second.cleanup();
+        }
+      } finally {
+        await first.cleanup();
+      }
+    });
+
     it('running the migrations again on a migrated store changes nothing', async () => {
       const { storage, openAnother, cleanup } = await backend.open();
       try {
@@ -86,7 +100,7 @@ for (const backend of backends) {
       try {
         const other = await openAnother();
         await storage.db.schema.createTable('counter_probe').addColumn('n', 'integer').execute();
-        await storage.db.insertInto('counter_probe' as never).values({ n: 0 } as never).execute();
+        await storage.db.insertInto('counter_probe' as never).values({ n: 0 }).execute();
         // Each section reads, yields, then writes read+1: without exclusion, increments are lost.
         const bump = (s: typeof storage) =>
           s.serialized('probe', async (trx) => {

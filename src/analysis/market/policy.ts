@@ -5,7 +5,7 @@ import { overlayPolicy, type PolicyDefault } from '../policy.js';
 import type { MarketPolicy, MarketPolicyInput } from './types.js';
 
 // Order matters: the response lists the policy keys in this order.
-const DEFAULTS: ReadonlyArray<PolicyDefault<keyof MarketPolicy & string>> = [
+const DEFAULTS: ReadonlyArray<PolicyDefault<keyof MarketPolicy>> = [
   { key: 'baseline_points', value: 30, float: false },
   { key: 'recent_points', value: 3, float: false },
   { key: 'move_threshold', value: 3, float: true },
@@ -15,5 +15,5 @@ const DEFAULTS: ReadonlyArray<PolicyDefault<keyof MarketPolicy & string>> = [
 
 /** Builds a fresh applied-policy object (never shares containers with the request). */
 export function applyMarketPolicy(caller: MarketPolicyInput | undefined): MarketPolicy {
-  return overlayPolicy<keyof MarketPolicy & string, MarketPolicy>(DEFAULTS, caller);
+  return overlayPolicy<keyof MarketPolicy, MarketPolicy>(DEFAULTS, caller);
 }

@@ -5,7 +5,7 @@ import { overlayPolicy, type PolicyDefault } from '../policy.js';
 import type { NarrativePolicy, NarrativePolicyInput } from './types.js';
 
 // Order matters: the response lists the policy keys in this order.
-const DEFAULTS: ReadonlyArray<PolicyDefault<keyof NarrativePolicy & string>> = [
+const DEFAULTS: ReadonlyArray<PolicyDefault<keyof NarrativePolicy>> = [
   { key: 'max_age_seconds', value: 86400, float: false },
   { key: 'max_items', value: 20, float: false },
   { key: 'similarity_threshold', value: 0.8, float: true },
@@ -13,7 +13,7 @@ const DEFAULTS: ReadonlyArray<PolicyDefault<keyof NarrativePolicy & string>> = [
 
 /** A fresh object; never shares containers with the request. */
 export function applyNarrativePolicy(caller: NarrativePolicyInput | undefined): NarrativePolicy {
-  return overlayPolicy<keyof NarrativePolicy & string, NarrativePolicy>(DEFAULTS, caller);
+  return overlayPolicy<keyof NarrativePolicy, NarrativePolicy>(DEFAULTS, caller);
 }
 
 export function narrativePolicyDigest(applied: NarrativePolicy): string {

@@ -72,7 +72,7 @@ export function pyDiv(a: PyNumber, b: PyNumber): number {
 export function pyCompare(a: PyNumber, b: PyNumber): number {
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
-  return typeof a === 'bigint' ? compareIntFloat(a, b as number) : -compareIntFloat(b as bigint, a as number);
+  return typeof a === 'bigint' ? compareIntFloat(a, b as number) : -compareIntFloat(b as bigint, a);
 }
 
 function compareIntFloat(i: bigint, f: number): number {

@@ -27,7 +27,7 @@ export interface NumberBounds {
 }
 
 function wrap<T>(schema: Record<string, unknown>, floats: readonly string[] = []): Schema<T> {
-  const wrapped = Type.Unsafe<T>(schema) as Schema<T>;
+  const wrapped = Type.Unsafe<T>(schema);
   // Type.Unsafe copies the object, so number kinds are recorded on the copy.
   for (const key of floats) markFloat(wrapped, key);
   return wrapped;

@@ -3,7 +3,7 @@
 // (overflow, an underflowed divisor): the remedy, rescaling the inputs, is the same.
 import { defineErrors } from '../../core/errors.js';
 
-export const ToolErrors = defineErrors({
+export const ToolErrors = defineErrors('analysis', {
   unknown_tool: {
     status: 404,
     meaning: 'No analysis tool has this name.',

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { nowInstant } from '../../core/time.js';
-import { applicationCounts } from '../../funding/applications/counts.js';
-import { EVIDENCE_MAX_BYTES, reclassify, ReclassifyError } from '../../funding/applications/reclassify.js';
+import { applicationCounts } from '../../applications/counts.js';
+import { EVIDENCE_MAX_BYTES, reclassify, ReclassifyError } from '../../applications/reclassify.js';
 import { openStorage } from '../../storage/open.js';
 import { addConfigOptions, configFromOptions } from '../options.js';
 

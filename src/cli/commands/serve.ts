@@ -4,7 +4,8 @@ import { nowInstant } from '../../core/time.js';
 import { buildApp } from '../../http/app.js';
 import { openStorage } from '../../storage/open.js';
 import { addConfigOptions, configFromOptions } from '../options.js';
-import { SERVICES } from '../../http/services.js';
+import { startServices, type RunningService } from '../../platform/services.js';
+import { SERVICES } from '../services.js';
 
 export function registerServe(program: Command): void {
   const command = program
@@ -14,9 +15,9 @@ export function registerServe(program: Command): void {
   command.action(async (options: Record<string, unknown>) => {
     const config = configFromOptions(options);
     const storage = await openStorage(config);
-    const deps = { config, storage, clock: nowInstant, services: {} as Record<string, unknown> };
+    const deps = { config, storage, clock: nowInstant };
     const app = await buildApp(deps);
-    const started: Array<{ stop(): Promise<void> }> = [];
+    let started: RunningService[] = [];
     closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
       if (err) app.log.error({ err }, 'shutting down after an unexpected error');
       else app.log.info({ signal }, 'shutting down');
@@ -26,9 +27,6 @@ export function registerServe(program: Command): void {
     });
     await app.listen({ port: config.port, host: config.host });
     app.log.info({ mode: config.mode, storage: storage.dialect }, 'evidence-desk is serving');
-    for (const start of SERVICES) {
-      const service = await start({ ...deps, logger: app.log });
-      if (service) started.push(service);
-    }
+    started = startServices(SERVICES, { ...deps, logger: app.log });
   });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { encodeCanonicalDocument } from '../../core/json.js';
 import { nowInstant } from '../../core/time.js';
-import { usageReport } from '../../funding/applications/report.js';
+import { usageReport } from '../../applications/report.js';
 import { openStorage } from '../../storage/open.js';
 import { addConfigOptions, configFromOptions } from '../options.js';
 

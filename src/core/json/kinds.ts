@@ -27,7 +27,7 @@ export function hasNumberKinds(container: object): boolean {
 
 function kindsOf(container: object): Map<Key, NumberKind> {
   let map = numberKinds.get(container);
-  if (!map) numberKinds.set(container, (map = new Map()));
+  if (!map) numberKinds.set(container, (map = new Map<Key, NumberKind>()));
   return map;
 }
 

@@ -2,7 +2,7 @@
 // row whatever numbers the document holds; Seiche's China macro section contributes its
 // series catalogue. Neither carries a value or an observation date.
 import { contextJson, copyOut } from '../encode.js';
-import { makeRow } from '../row.js';
+import { makeRow, type EvidenceRow } from '../row.js';
 import { isObject, member, objectAt, pointer, textAt } from '../text.js';
 import type { Projector } from './types.js';
 
@@ -32,9 +32,9 @@ export const projectChinaMacro: Projector = ({ document, base }) => {
   const section = objectAt(document, 'china_macro');
   const catalog = member(section, 'series_catalog');
   if (!Array.isArray(catalog)) return [];
-  const rows = [];
+  const rows: EvidenceRow[] = [];
   for (let i = 0; i < catalog.length; i++) {
-    const item = catalog[i];
+    const item: unknown = catalog[i];
     if (!isObject(item)) continue;
     rows.push(makeRow(base, {
       entity_id: textAt(item, 'series_id'),

@@ -2,7 +2,7 @@
 // symbolic link) and hold one well-formed token; the token itself is never printed.
 
 import fs from 'node:fs';
-import { TOKEN_PATTERN } from '../applications/token.js';
+import { TOKEN_PATTERN } from '../../applications/token.js';
 import { JobError } from './errors.js';
 import { readBoundedFile } from './files.js';
 

@@ -2,21 +2,20 @@
 // upstream prefix, the group's health routes.
 //
 // Request bodies are validated by src/analysis/validate.ts against the published schemas
-// (the route schemas are there for the OpenAPI document; Fastify's own validator is
-// switched off for them because its integer, string-length and error-order semantics
-// differ). Results are encoded with Python's separators and number formatting so bodies
-// are byte-compatible with the reference service.
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+// (the contracts in src/http/routes/analysis.ts mark them bodyCheckedByOperation: Fastify's
+// own validator differs in integer, string-length and error-order semantics). Results are
+// encoded with Python's separators and number formatting so bodies are byte-compatible
+// with the reference service.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../../core/errors.js';
 import { cloneJson, copyMember, encodePythonBody, LoneSurrogateError } from '../../core/json.js';
 import { implementationSha256 } from '../../core/build-info.js';
 import { AnalysisErrors } from '../../analysis/errors.js';
 import { compileValidator, type Validator } from '../../analysis/validate.js';
 import {
-  DysonRequestSchema,
-  MarketRequestSchema,
-  NarrativeRequestSchema,
-  SpectralRequestSchema,
+  MarketPolicySchema,
+  NarrativePolicySchema,
+  SpectralPolicySchema,
   MAX_DYSON_DIMENSION,
   MAX_DYSON_STEPS,
   MAX_EVENTS,
@@ -24,28 +23,20 @@ import {
   MAX_SERIES,
   MAX_SPECTRAL_WINDOWS,
   MAX_SPECTRAL_WINDOW_POINTS,
-  MarketPolicySchema,
-  NarrativePolicySchema,
-  SpectralPolicySchema,
   type DysonRequestInput,
   type MarketRequestInput,
   type NarrativeRequestInput,
   type SpectralRequestInput,
 } from '../../analysis/schemas/index.js';
+import type { Capabilities, ToolName } from '../../analysis/schemas/capabilities.js';
 import { assessMarket } from '../../analysis/market.js';
 import { triageNarrative } from '../../analysis/narrative/triage.js';
 import { assessSpectral } from '../../analysis/spectral.js';
 import { dysonReference } from '../../analysis/dyson.js';
-import type { GroupPluginOptions } from '../deps.js';
+import type { RouteContract } from '../contract.js';
 import { healthBody } from '../health.js';
-import {
-  AnalysisErrorResponse,
-  CapabilitiesResponse,
-  DysonResponse,
-  MarketResponse,
-  NarrativeResponse,
-  SpectralResponse,
-} from './analysis-responses.js';
+import { serveRoute, type GroupPluginOptions } from '../route.js';
+import { ANALYSIS_TOOLS, Capabilities as CapabilitiesRoute, DysonReference, MarketAssessment, NarrativeTriage, SpectralAssessment } from '../routes/analysis.js';
 
 export const ANALYSIS_PREFIX = '/noisefloor';
 
@@ -56,64 +47,28 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
 };
 
 interface Tool {
-  name: string;
-  path: string;
-  description: string;
-  schema: object;
+  contract: RouteContract & { body: object };
   /** Policy object schema whose `default`s the operation applies, or the request schema itself. */
   defaultsFrom: object;
-  response: object;
   validator: Validator<unknown>;
   run(body: unknown): unknown;
 }
 
-function tool<T>(spec: Omit<Tool, 'validator' | 'run'> & { run(body: T): unknown }): Tool {
-  return { ...spec, validator: compileValidator<T>(spec.schema), run: spec.run as (body: unknown) => unknown };
+function tool<T>(contract: Tool['contract'], defaultsFrom: object, run: (body: T) => unknown): Tool {
+  return { contract, defaultsFrom, validator: compileValidator<T>(contract.body), run };
 }
 
-// Sorted by name, the order capabilities lists them in.
+// In ANALYSIS_TOOLS order (sorted by name), the order capabilities lists them in.
 const TOOLS: readonly Tool[] = [
-  tool<DysonRequestInput>({
-    name: 'dyson_reference',
-    path: '/v1/research/dyson',
-    description:
-      'Generate a seeded, synthetic real-symmetric matrix Brownian motion and report its ordered eigenvalue path, a reference picture of eigenvalue repulsion. It is simulated, not evidence about any market and not a covariance forecast.',
-    schema: DysonRequestSchema,
-    defaultsFrom: DysonRequestSchema,
-    response: DysonResponse,
-    run: (body) => dysonReference(body),
-  }),
-  tool<MarketRequestInput>({
-    name: 'market_assessment',
-    path: '/v1/market/assess',
-    description:
-      'Review caller-supplied market series at an explicit as-of clock: source, freshness and rights gates, robust moves, volatility, persistence and measurement coverage. The output describes what the data show; it is not a trading signal and carries no guarantee.',
-    schema: MarketRequestSchema,
-    defaultsFrom: MarketPolicySchema,
-    response: MarketResponse,
-    run: (body) => assessMarket(body),
-  }),
-  tool<NarrativeRequestInput>({
-    name: 'narrative_triage',
-    path: '/v1/narrative/triage',
-    description:
-      'Cluster caller-supplied headlines that repeat the same wording and order the clusters for human review. Titles are treated as untrusted text; repetition, novelty or source variety say nothing about whether a story is true.',
-    schema: NarrativeRequestSchema,
-    defaultsFrom: NarrativePolicySchema,
-    response: NarrativeResponse,
-    run: (body) => triageNarrative(body),
-  }),
-  tool<SpectralRequestInput>({
-    name: 'spectral_assessment',
-    path: '/v1/spectral/assess',
-    description:
-      'Align a panel of caller-supplied series and describe its correlation spectrum over rolling windows: eigenvalues, concentration, an idealised iid noise band and changes between windows. A research description only, with no significance test and no trading claim.',
-    schema: SpectralRequestSchema,
-    defaultsFrom: SpectralPolicySchema,
-    response: SpectralResponse,
-    run: (body) => assessSpectral(body, body),
-  }),
+  tool<DysonRequestInput>(DysonReference, DysonReference.body, (body) => dysonReference(body)),
+  tool<MarketRequestInput>(MarketAssessment, MarketPolicySchema, (body) => assessMarket(body)),
+  tool<NarrativeRequestInput>(NarrativeTriage, NarrativePolicySchema, (body) => triageNarrative(body)),
+  tool<SpectralRequestInput>(SpectralAssessment, SpectralPolicySchema, (body) => assessSpectral(body, body)),
 ];
+if (TOOLS.some((t, i) => t.contract !== ANALYSIS_TOOLS[i])) throw new Error('analysis tools and their contracts are out of order');
+
+/** The order the capabilities `rest` member lists the operations in (the upstream's). */
+const REST_ORDER: readonly ToolName[] = ['market_assessment', 'narrative_triage', 'spectral_assessment', 'dyson_reference'];
 
 const POSTURE = {
   offline_computation: true,
@@ -137,20 +92,18 @@ function defaultsOf(schema: object): Record<string, unknown> {
 }
 
 /** The discovery document. Built per call so a caller can never alter the next one. */
-export function capabilitiesBody(maxBodyBytes: number): Record<string, unknown> {
-  const rest: Record<string, string> = {};
-  for (const path of ['/v1/market/assess', '/v1/narrative/triage', '/v1/spectral/assess', '/v1/research/dyson']) {
-    rest[path] = TOOLS.find((t) => t.path === path)!.name;
-  }
+export function capabilitiesBody(maxBodyBytes: number): Capabilities {
+  const rest: Record<string, ToolName> = {};
+  for (const name of REST_ORDER) rest[TOOLS.find((t) => t.contract.operationId === name)!.contract.url] = name;
   const defaults: Record<string, unknown> = {};
-  for (const t of TOOLS) defaults[t.name] = defaultsOf(t.defaultsFrom);
+  for (const t of TOOLS) defaults[t.contract.operationId] = defaultsOf(t.defaultsFrom);
   return {
     schema_version: 'noisefloor.capabilities.v1',
     name: 'noisefloor',
     version: '0.4.0',
     implementation_sha256: implementationSha256(),
     transports: ['rest'],
-    tools: TOOLS.map((t) => ({ name: t.name, description: t.description, input_schema: cloneJson(t.schema) })),
+    tools: TOOLS.map((t) => ({ name: t.contract.operationId as ToolName, description: t.contract.summary, input_schema: cloneJson(t.contract.body) as Record<string, unknown> })),
     rest,
     openapi: '/openapi.json',
     limits: {
@@ -164,7 +117,8 @@ export function capabilitiesBody(maxBodyBytes: number): Record<string, unknown> 
       max_dyson_steps: MAX_DYSON_STEPS,
     },
     posture: { ...POSTURE },
-    defaults,
+    // Each tool's defaults are read from its published schema (number kinds kept).
+    defaults: defaults as Capabilities['defaults'],
   };
 }
 
@@ -193,12 +147,8 @@ function runEncoded(t: Tool, body: unknown): string {
   }
 }
 
-// Routes whose body we validate ourselves: accept everything at Fastify's layer, and pass
-// the pre-encoded response string through untouched.
-const acceptAll = () => () => true;
-const passThrough = () => (data: unknown) => (typeof data === 'string' ? data : JSON.stringify(data));
-
-export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, { deps, mountedAt, hideFromDocs }) => {
+export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
+  const { deps, mountedAt } = options;
   // Every group A response, errors included, carries the reference's CORS and caching headers.
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(CORS_HEADERS);
@@ -209,78 +159,40 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
     reply.code(204).removeHeader('content-type');
     return reply.send();
   };
-  const options = (url: string) => app.options(url, { schema: { hide: true } }, preflight);
-
-  const errors = {
-    400: { ...AnalysisErrorResponse, description: 'The body is not strict JSON (syntax, duplicate keys, NaN/Infinity, bad UTF-8) or is empty.' },
-    413: { ...AnalysisErrorResponse, description: 'The body is larger than the configured limit.' },
-    415: { ...AnalysisErrorResponse, description: 'The body is not sent as application/json.' },
-    422: { ...AnalysisErrorResponse, description: 'The request breaks the input schema (code invalid_input) or a domain rule.' },
-  };
+  const preflightAt = (url: string) => app.options(url, { schema: { hide: true } }, preflight);
 
   for (const t of TOOLS) {
-    const schema: FastifySchema & Record<string, unknown> = {
-      operationId: t.name,
-      summary: t.description,
-      tags: ['analysis'],
-      body: t.schema,
-      response: { 200: { ...t.response, description: (t.response as { description?: string }).description ?? 'The result' }, ...errors },
-      hide: hideFromDocs,
-    };
-    app.post(
-      t.path,
-      { schema, validatorCompiler: acceptAll, serializerCompiler: passThrough },
-      async (request, reply) => {
-        const origin = request.headers['x-forwarded-for'] === undefined ? 'direct' : 'edge';
-        let body: string;
-        try {
-          t.validator.assert(request.body);
-          body = runEncoded(t, request.body);
-        } catch (error) {
-          // Only the tool name and outcome are logged: never a submitted value.
-          request.log.info({ tool: t.name, outcome: 'error', surface: 'rest', origin, code: isAppError(error) ? error.code : 'internal_error' }, 'tool activation');
-          throw error;
-        }
-        request.log.info({ tool: t.name, outcome: 'success', surface: 'rest', origin }, 'tool activation');
-        return sendJson(reply, body);
-      },
-    );
-    options(t.path);
+    serveRoute(app, options, t.contract, async (request, reply) => {
+      const origin = request.headers['x-forwarded-for'] === undefined ? 'direct' : 'edge';
+      const name = t.contract.operationId;
+      let body: string;
+      try {
+        t.validator.assert(request.body);
+        body = runEncoded(t, request.body);
+      } catch (error) {
+        // Only the tool name and outcome are logged: never a submitted value.
+        request.log.info({ tool: name, outcome: 'error', surface: 'rest', origin, code: isAppError(error) ? error.code : 'internal_error' }, 'tool activation');
+        throw error;
+      }
+      request.log.info({ tool: name, outcome: 'success', surface: 'rest', origin }, 'tool activation');
+      return sendJson(reply, body);
+    });
+    preflightAt(t.contract.url);
   }
 
-  app.get(
-    '/v1/capabilities',
-    {
-      schema: {
-        operationId: 'capabilities',
-        summary: 'What this analysis service offers: operations with their input schemas, limits, defaults and posture',
-        tags: ['analysis'],
-        response: { 200: { description: 'The capabilities document', ...CapabilitiesResponse } },
-        hide: hideFromDocs,
-      },
-      serializerCompiler: passThrough,
-    },
-    async (_request, reply) => sendJson(reply, encodePythonBody(capabilitiesBody(deps.config.bodyLimit))),
-  );
-  options('/v1/capabilities');
+  serveRoute(app, options, CapabilitiesRoute, async (_request, reply) => sendJson(reply, encodePythonBody(capabilitiesBody(deps.config.bodyLimit))));
+  preflightAt(CapabilitiesRoute.url);
 
   if (mountedAt !== '') {
     // The root copies of these are the shell's; the reference also answered them under
-    // its prefix.
-    const health = { schema: { hide: true }, serializerCompiler: passThrough };
+    // its prefix. Aliases: hidden from the OpenAPI document.
+    const health = { schema: { hide: true } };
     app.get('/healthz', health, async (_request, reply) => sendJson(reply, encodePythonBody(healthBody())));
     app.get('/health', health, async (_request, reply) => sendJson(reply, encodePythonBody(healthBody())));
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }
   // Preflights for the discovery paths, at the root too (their GETs are the shell's).
-  options('/healthz');
-  options('/health');
-  options('/openapi.json');
+  preflightAt('/healthz');
+  preflightAt('/health');
+  preflightAt('/openapi.json');
 };
-
-/** Root-mounted paths of this group (for the error body shape of unknown routes). */
-export function analysisOwnsPath(path: string): boolean {
-  return ['/v1/market', '/v1/narrative', '/v1/spectral', '/v1/research', '/v1/capabilities'].some(
-    (prefix) => path === prefix || path.startsWith(prefix + '/'),
-  );
-}

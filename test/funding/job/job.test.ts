@@ -5,7 +5,7 @@ import { sha256Hex } from '../../../src/core/hash.js';
 import { parseStrictJson } from '../../../src/core/json.js';
 import { runJob, type JobOptions, type JobResult } from '../../../src/funding/job/job.js';
 import { JobError } from '../../../src/funding/job/errors.js';
-import { enroll } from '../../../src/funding/applications/enroll.js';
+import { enroll } from '../../../src/applications/enroll.js';
 import { backends, tempDir } from '../../helpers/storage.js';
 import { srfWithAmount } from '../support.js';
 import { startEvidenceServer, type EvidenceServer } from './support.js';

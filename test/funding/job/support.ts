@@ -68,7 +68,8 @@ export async function startEvidenceServer(backend: BackendFactory): Promise<Evid
   const proxy = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
+    // Every failure becomes a 502 inside, so the promise never rejects.
+    const relay = async () => {
       const seen: Seen = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers };
       requests.push(seen);
       try {
@@ -84,7 +85,8 @@ export async function startEvidenceServer(backend: BackendFactory): Promise<Evid
       } catch {
         res.writeHead(502).end();
       }
-    });
+    };
+    req.on('end', () => void relay());
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;

@@ -55,7 +55,7 @@ export function documentFailure(parse: () => unknown, reason: PublisherDocumentF
     caught = e;
   }
   if (!(caught instanceof PublisherDocumentError)) {
-    throw new Error(`expected a PublisherDocumentError (${reason}), got ${caught === undefined ? 'no error' : String(caught)}`);
+    throw new Error(`expected a PublisherDocumentError (${reason}), got ${caught === undefined ? 'no error' : caught instanceof Error ? `${caught.name}: ${caught.message}` : typeof caught}`);
   }
   expect(caught.reason).toBe(reason);
   expect(caught.code).toBe('publisher_document_invalid');

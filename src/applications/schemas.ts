@@ -1,0 +1,33 @@
+// Request and response bodies of enrollment and erasure.
+import { Type, type Static } from 'typebox';
+
+export const ConsentBody = Type.Object(
+  { measurement_consent: Type.Literal(true) },
+  { additionalProperties: false, description: 'Exactly {"measurement_consent": true}: nothing else is accepted.' },
+);
+
+export const EnrollmentResponse = Type.Object(
+  {
+    application_id: Type.String({ pattern: '^[0-9a-f]{32}$' }),
+    token: Type.String({ pattern: '^fe_[A-Za-z0-9_-]{43}$', description: 'Shown once; only its SHA-256 is stored.' }),
+    token_type: Type.Literal('Bearer'),
+    classification: Type.Union([Type.Literal('unverified'), Type.Literal('internal')]),
+    independent_ownership_verified: Type.Literal(false),
+    quota: Type.String(),
+    completion_retention_days: Type.Integer(),
+    credential_expiry: Type.String(),
+    erase: Type.String(),
+  },
+  { additionalProperties: false, description: 'The new key; the token is never shown again.' },
+);
+export type EnrollmentBody = Static<typeof EnrollmentResponse>;
+
+export const RevocationResponse = Type.Object(
+  {
+    deleted: Type.Literal(true),
+    credential_revoked: Type.Literal(true),
+    anonymous_aggregate_counts_retained: Type.Literal(true),
+  },
+  { additionalProperties: false, description: 'The key and its completions are gone; anonymous counters stay.' },
+);
+export type RevocationBody = Static<typeof RevocationResponse>;

@@ -1,0 +1,111 @@
+// Binding a handler to its contract. A group plugin calls `serveRoute` once per contract;
+// the route's Fastify schema (validation and the OpenAPI operation, error answers
+// included) is derived from the contract, and the handler's request is typed from the
+// contract's TypeBox schemas through the TypeBox type provider.
+import type {
+  ContextConfigDefault,
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifySchema,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+  RouteShorthandOptions,
+} from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { errorsOf, type RouteContract } from './contract.js';
+import type { AppDeps } from './deps.js';
+import { errorBodySchema, type ErrorShape } from './error-schemas.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on contract routes, so the shell can check every contract is served. */
+    operationId?: string;
+  }
+}
+
+/** Options every group plugin receives (one copy per mount). */
+export interface GroupPluginOptions {
+  deps: AppDeps;
+  /** '' at the root, or the upstream prefix ('/noisefloor', …) this copy is mounted under. */
+  mountedAt: string;
+  /** Prefixed copies stay out of the OpenAPI document (same operations, other path). */
+  hideFromDocs: boolean;
+  /** The group's error body shape. */
+  shape: ErrorShape;
+}
+
+/** The request schemas of a contract, as Fastify's type provider reads them. */
+interface RequestSchemas<C extends RouteContract> extends FastifySchema {
+  querystring: C['querystring'];
+  params: C['params'];
+  body: C['body'];
+}
+
+/** A handler whose `request.query`, `.params` and `.body` are typed from the contract. */
+export type ContractHandler<C extends RouteContract> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  RequestSchemas<C>,
+  TypeBoxTypeProvider,
+  FastifyBaseLogger
+>;
+
+/** Route options a plugin may add to a contract (guards, a tighter body limit). */
+export type RouteExtras = Pick<RouteShorthandOptions, 'onRequest' | 'bodyLimit'>;
+
+// Operations that check their own body: Fastify must accept whatever parsed.
+const acceptAll = () => () => true;
+
+/** The Fastify schema of a contract: request schemas and every documented answer. */
+export function routeSchema(contract: RouteContract, shape: ErrorShape, hide: boolean): FastifySchema & Record<string, unknown> {
+  const response: Record<string, unknown> = {};
+  for (const [status, spec] of Object.entries(contract.success)) {
+    response[status] = spec.content
+      ? { description: spec.description, content: Object.fromEntries(Object.entries(spec.content).map(([type, schema]) => [type, { schema }])) }
+      : { description: spec.description, type: 'null' };
+  }
+  for (const [status, defs] of errorsOf(contract)) {
+    const codes = defs.map((d) => d.code);
+    response[status] = {
+      description: defs.map((d) => `\`${d.code}\`: ${d.meaning}`).join('\n\n'),
+      content: { 'application/json': { schema: errorBodySchema(shape, codes) } },
+    };
+  }
+  const schema: FastifySchema & Record<string, unknown> = {
+    operationId: contract.operationId,
+    summary: contract.summary,
+    tags: [...contract.tags],
+    response,
+    hide,
+  };
+  if (contract.description !== undefined) schema.description = contract.description;
+  if (contract.querystring) schema.querystring = contract.querystring;
+  if (contract.params) schema.params = contract.params;
+  if (contract.body) schema.body = contract.body;
+  return schema;
+}
+
+/** Registers `handler` as the implementation of `contract` in a group plugin. */
+export function serveRoute<C extends RouteContract>(
+  app: FastifyInstance,
+  options: GroupPluginOptions,
+  contract: C,
+  handler: ContractHandler<C>,
+  extras: RouteExtras = {},
+): void {
+  app.route({
+    method: contract.method,
+    url: contract.url,
+    schema: routeSchema(contract, options.shape, options.hideFromDocs),
+    ...(contract.bodyCheckedByOperation ? { validatorCompiler: acceptAll } : {}),
+    ...extras,
+    config: { operationId: contract.operationId },
+    handler: handler as RouteHandlerMethod,
+  });
+}

@@ -1,0 +1,243 @@
+// How the contract test reaches each documented answer of each operation. Every
+// operation in the OpenAPI document needs an entry here (the test fails otherwise); the
+// answers every operation documents (credentials in the URL, over-long query and header,
+// load shedding) are driven for all of them by the test itself. A group that adds an
+// operation adds its scenarios here: one per documented status it can reach, or a line
+// in UNREACHABLE saying why it cannot.
+import type { InjectOptions } from 'fastify';
+import { seriesRequest, narrativeRequest } from '../helpers/analysis-requests.js';
+import type { TestApp } from '../helpers/app.js';
+import type { FundingHarness } from '../funding/harness.js';
+
+/** The apps scenarios run against (built once by the contract test). */
+export interface Fixtures {
+  /** Sample mode, three captured packets (oldest first), fresh. */
+  main: FundingHarness;
+  packets: [string, string, string];
+  /** A live key on `main`. */
+  token: string;
+  /** `main`'s store read two hours later: the current packet is stale. */
+  stale: TestApp;
+  /** Every store read fails. */
+  broken: TestApp;
+  /** Request bodies above 1024 bytes are refused. */
+  small: TestApp;
+  /** Today's enrollment allowance is used up. */
+  full: TestApp;
+  /** Enrolls a fresh key on `main` (for answers that consume one). */
+  enroll(): Promise<string>;
+}
+
+export type FixtureApp = 'main' | 'stale' | 'broken' | 'small' | 'full';
+
+export interface Scenario {
+  /** What the request exercises (shown when it fails). */
+  name: string;
+  app?: FixtureApp;
+  request(f: Fixtures): InjectOptions | Promise<InjectOptions>;
+}
+
+export interface OperationScenarios {
+  /** A URL that reaches the operation's handler, for the scenarios every operation shares. */
+  url(f: Fixtures): string;
+  statuses: Record<number, Scenario[]>;
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+const UNKNOWN_PACKET = `20200101T000000.000000Z-${'0'.repeat(32)}`;
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const BAD_BEARER = { authorization: 'Bearer not-a-key' };
+const FOREIGN_ORIGIN = { origin: 'https://elsewhere.example' };
+const CLOCK = '2026-01-01T00:00:00Z';
+
+const post = (url: string, payload: string, headers: Record<string, string> = JSON_TYPE): InjectOptions => ({ method: 'POST', url, payload, headers });
+
+/** 200, 400, 413, 415 and 422 of an analysis operation, from its sample requests. */
+function analysis(url: string, ok: Scenario[], invalid: Scenario[]): OperationScenarios {
+  return {
+    url: () => url,
+    statuses: {
+      200: ok,
+      400: [
+        { name: 'duplicate keys', request: () => post(url, '{"a": 1, "a": 2}') },
+        { name: 'empty body', request: () => post(url, '') },
+      ],
+      413: [{ name: 'a body over the configured limit', app: 'small', request: () => post(url, JSON.stringify({ padding: 'x'.repeat(2000) })) }],
+      415: [{ name: 'text/plain', request: () => post(url, '{}', { 'content-type': 'text/plain' }) }],
+      422: invalid,
+    },
+  };
+}
+
+const panel = (series: number, points: number, allFields = true) => JSON.stringify(seriesRequest({ series, points, allFields }));
+
+export const SCENARIOS: Record<string, OperationScenarios> = {
+  health: { url: () => '/healthz', statuses: { 200: [{ name: 'liveness', request: () => ({ url: '/healthz' }) }] } },
+
+  readiness: {
+    url: () => '/readyz',
+    statuses: {
+      200: [{ name: 'store answers', request: () => ({ url: '/readyz' }) }],
+      503: [{ name: 'store unreachable', app: 'broken', request: () => ({ url: '/readyz' }) }],
+    },
+  },
+
+  capabilities: { url: () => '/v1/capabilities', statuses: { 200: [{ name: 'discovery', request: () => ({ url: '/v1/capabilities' }) }] } },
+
+  market_assessment: analysis(
+    '/v1/market/assess',
+    [
+      { name: 'three series with every optional member', request: () => post('/v1/market/assess', panel(3, 64)) },
+      { name: 'a series too short to assess', request: () => post('/v1/market/assess', panel(2, 5, false)) },
+    ],
+    [
+      { name: 'missing as_of', request: () => post('/v1/market/assess', '{"series": []}') },
+      { name: 'two series with one id', request: () => {
+        const body = seriesRequest({ series: 2, points: 5 });
+        body.series[1].id = body.series[0].id;
+        return post('/v1/market/assess', JSON.stringify(body));
+      } },
+    ],
+  ),
+
+  spectral_assessment: analysis(
+    '/v1/spectral/assess',
+    [
+      { name: 'four aligned series over several windows', request: () => post('/v1/spectral/assess', panel(4, 121)) },
+      { name: 'one series only', request: () => post('/v1/spectral/assess', panel(1, 30, false)) },
+    ],
+    [{ name: 'a policy out of bounds', request: () => post('/v1/spectral/assess', JSON.stringify({ series: [], as_of: CLOCK, policy: { window_points: 1 } })) }],
+  ),
+
+  narrative_triage: analysis(
+    '/v1/narrative/triage',
+    [{ name: 'headlines with repeats', request: () => post('/v1/narrative/triage', JSON.stringify(narrativeRequest({ events: 24, titleLength: 80 }))) }],
+    [{ name: 'two events with one id', request: () => {
+      const body = narrativeRequest({ events: 2, titleLength: 20 }) as { events: { id: string }[] };
+      body.events[1].id = body.events[0].id;
+      return post('/v1/narrative/triage', JSON.stringify(body));
+    } }],
+  ),
+
+  dyson_reference: analysis(
+    '/v1/research/dyson',
+    [{ name: 'a small seeded path', request: () => post('/v1/research/dyson', '{"dimension": 3, "steps": 5, "seed": 6116}') }],
+    [{ name: 'dimension above the maximum', request: () => post('/v1/research/dyson', '{"dimension": 99}') }],
+  ),
+
+  fundingLatest: {
+    url: () => '/v1/funding/latest',
+    statuses: {
+      200: [
+        { name: 'anonymous', request: () => ({ url: '/v1/funding/latest' }) },
+        { name: 'with a key', request: (f) => ({ url: '/v1/funding/latest', headers: bearer(f.token) }) },
+      ],
+      304: [{ name: 'If-None-Match: *', request: () => ({ url: '/v1/funding/latest', headers: { 'if-none-match': '*' } }) }],
+      401: [{ name: 'malformed key', request: () => ({ url: '/v1/funding/latest', headers: BAD_BEARER }) }],
+      503: [
+        { name: 'stale evidence', app: 'stale', request: () => ({ url: '/v1/funding/latest' }) },
+        { name: 'store unreachable', app: 'broken', request: () => ({ url: '/v1/funding/latest' }) },
+      ],
+    },
+  },
+
+  fundingChanges: {
+    url: (f) => `/v1/funding/changes?since=${f.packets[0]}`,
+    statuses: {
+      200: [
+        { name: 'from the first packet', request: (f) => ({ url: `/v1/funding/changes?since=${f.packets[0]}&until=${f.packets[2]}` }) },
+        { name: 'from the latest packet (no changes)', request: (f) => ({ url: `/v1/funding/changes?since=${f.packets[2]}` }) },
+      ],
+      304: [{ name: 'If-None-Match: *', request: (f) => ({ url: `/v1/funding/changes?since=${f.packets[1]}`, headers: { 'if-none-match': '*' } }) }],
+      400: [{ name: 'malformed since', request: () => ({ url: '/v1/funding/changes?since=nope' }) }],
+      401: [{ name: 'malformed key', request: (f) => ({ url: `/v1/funding/changes?since=${f.packets[0]}`, headers: BAD_BEARER }) }],
+      404: [{ name: 'since not in the archive', request: () => ({ url: `/v1/funding/changes?since=${UNKNOWN_PACKET}` }) }],
+      409: [{ name: 'until no longer latest', request: (f) => ({ url: `/v1/funding/changes?since=${f.packets[0]}&until=${f.packets[1]}` }) }],
+      422: [
+        { name: 'since missing', request: () => ({ url: '/v1/funding/changes' }) },
+        { name: 'since given twice', request: (f) => ({ url: `/v1/funding/changes?since=${f.packets[0]}&since=${f.packets[1]}` }) },
+      ],
+      503: [{ name: 'stale evidence', app: 'stale', request: (f) => ({ url: `/v1/funding/changes?since=${f.packets[0]}` }) }],
+    },
+  },
+
+  fundingHistory: {
+    url: () => '/v1/funding/history',
+    statuses: {
+      200: [
+        { name: 'now', request: () => ({ url: '/v1/funding/history' }) },
+        { name: 'one page back', request: (f) => ({ url: `/v1/funding/history?before=${f.packets[2]}&limit=1` }) },
+        { name: 'before anything was archived', request: () => ({ url: '/v1/funding/history?as_of=2026-11-20T00:00:00Z' }) },
+      ],
+      304: [{ name: 'If-None-Match: *', request: () => ({ url: '/v1/funding/history', headers: { 'if-none-match': '*' } }) }],
+      400: [{ name: 'malformed before', request: () => ({ url: '/v1/funding/history?before=nope' }) }],
+      401: [{ name: 'malformed key', request: () => ({ url: '/v1/funding/history', headers: BAD_BEARER }) }],
+      404: [{ name: 'before not in the archive', request: () => ({ url: `/v1/funding/history?before=${UNKNOWN_PACKET}` }) }],
+      422: [
+        { name: 'as_of without a zone', request: () => ({ url: '/v1/funding/history?as_of=2026-11-20T00:00:00' }) },
+        { name: 'limit 0', request: () => ({ url: '/v1/funding/history?limit=0' }) },
+      ],
+      503: [{ name: 'store unreachable', app: 'broken', request: () => ({ url: '/v1/funding/history' }) }],
+    },
+  },
+
+  fundingPacketFile: {
+    url: (f) => `/packets/${f.packets[0]}/review.json`,
+    statuses: {
+      200: [
+        ...['manifest.json', 'review.json', 'observations.csv'].map((file) => ({ name: file, request: (f: Fixtures) => ({ url: `/packets/${f.packets[0]}/${file}` }) })),
+        // The second sample day sets aside small value exercises: its lineage lists them.
+        { name: 'review.json with operations set aside', request: (f: Fixtures) => ({ url: `/packets/${f.packets[1]}/review.json` }) },
+      ],
+      304: [{ name: 'If-None-Match: *', request: (f) => ({ url: `/packets/${f.packets[0]}/manifest.json`, headers: { 'if-none-match': '*' } }) }],
+      400: [
+        { name: 'malformed packet id', request: () => ({ url: '/packets/nope/review.json' }) },
+        { name: 'undecodable path', request: () => ({ url: '/packets/%ff/review.json' }) },
+      ],
+      404: [
+        { name: 'unknown packet', request: () => ({ url: `/packets/${UNKNOWN_PACKET}/review.json` }) },
+        { name: 'no such file', request: (f) => ({ url: `/packets/${f.packets[0]}/secrets.txt` }) },
+      ],
+      503: [{ name: 'store unreachable', app: 'broken', request: (f) => ({ url: `/packets/${f.packets[0]}/review.json` }) }],
+    },
+  },
+
+  fundingSourceTerms: { url: () => '/funding/sources.md', statuses: { 200: [{ name: 'the page', request: () => ({ url: '/funding/sources.md' }) }] } },
+
+  enrollApplication: {
+    url: () => '/v1/applications',
+    statuses: {
+      201: [{ name: 'exact consent', request: () => post('/v1/applications', '{"measurement_consent": true}') }],
+      400: [
+        { name: 'consent given as 1', request: () => post('/v1/applications', '{"measurement_consent": 1}') },
+        { name: 'malformed JSON', request: () => post('/v1/applications', '{') },
+      ],
+      403: [{ name: 'foreign origin', request: () => post('/v1/applications', '{"measurement_consent": true}', { ...JSON_TYPE, ...FOREIGN_ORIGIN }) }],
+      413: [{ name: 'over 1024 bytes', request: () => post('/v1/applications', JSON.stringify({ measurement_consent: true, padding: 'x'.repeat(2000) })) }],
+      415: [{ name: 'text/plain', request: () => post('/v1/applications', '{"measurement_consent": true}', { 'content-type': 'text/plain' }) }],
+      429: [{ name: 'allowance used up', app: 'full', request: () => post('/v1/applications', '{"measurement_consent": true}') }],
+      503: [{ name: 'store unreachable', app: 'broken', request: () => post('/v1/applications', '{"measurement_consent": true}') }],
+    },
+  },
+
+  eraseCurrentApplication: {
+    url: () => '/v1/applications/current',
+    statuses: {
+      200: [{ name: 'a fresh key', request: async (f) => ({ method: 'DELETE', url: '/v1/applications/current', headers: bearer(await f.enroll()) }) }],
+      400: [{ name: 'malformed JSON body', request: (f) => ({ method: 'DELETE', url: '/v1/applications/current', payload: '{', headers: { ...JSON_TYPE, ...bearer(f.token) } }) }],
+      401: [
+        { name: 'no key', request: () => ({ method: 'DELETE', url: '/v1/applications/current' }) },
+        { name: 'malformed key', request: () => ({ method: 'DELETE', url: '/v1/applications/current', headers: BAD_BEARER }) },
+      ],
+      403: [{ name: 'foreign origin', request: (f) => ({ method: 'DELETE', url: '/v1/applications/current', headers: { ...FOREIGN_ORIGIN, ...bearer(f.token) } }) }],
+      413: [{ name: 'a body over the limit', app: 'small', request: () => ({ method: 'DELETE', url: '/v1/applications/current', payload: JSON.stringify({ padding: 'x'.repeat(2000) }), headers: JSON_TYPE }) }],
+      415: [{ name: 'text/plain body', request: () => ({ method: 'DELETE', url: '/v1/applications/current', payload: 'x', headers: { 'content-type': 'text/plain' } }) }],
+      503: [{ name: 'store unreachable', app: 'broken', request: () => ({ method: 'DELETE', url: '/v1/applications/current', headers: bearer(`fe_${'A'.repeat(43)}`) }) }],
+    },
+  },
+};
+
+/** Documented answers no scenario can produce, with the reason (`*` = every operation). */
+export const UNREACHABLE: Record<string, Record<number, string>> = {
+  '*': { 500: 'an unexpected failure inside the service; test/http/shell.test.ts plants one and checks its body' },
+};

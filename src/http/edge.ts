@@ -223,7 +223,12 @@ export function createEdge(config: EdgeConfig): Edge {
         done();
       });
 
-      const server = app.server;
+      const server = app.server as typeof app.server & { httpAllowHalfOpen: boolean };
+      // A client may close its sending side once its request is out (`nc -N`, some proxies).
+      // By default Node then ends the connection at once, so an answer still being computed
+      // is lost; with this (an http.Server property since Node 0.x, not in the typings) the
+      // answers owed are written first and the connection ends after the last of them.
+      server.httpAllowHalfOpen = true;
       // Node answers an unknown expectation with an empty 417; route it instead, so the
       // hook above answers it like any other refusal.
       server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {

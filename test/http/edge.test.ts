@@ -165,6 +165,20 @@ describe('requests Node answered or dropped by itself', () => {
     }
   });
 
+  it('answers a client that closes its sending side right after the request', async () => {
+    for (const trailing of ['', 'NOT HTTP\r\n']) {
+      const got = await exchange(port, `GET /test/slow HTTP/1.1\r\n${host}\r\n${trailing}`, { end: true });
+      expect(got.closed).toBe(true);
+      const responses = parseResponses(got.bytes);
+      expect(responses[0].status).toBe(200);
+      expect(JSON.parse(responses[0].body.toString())).toEqual({ ok: true });
+      // What followed it is refused after the answer, or (Node ends a half-closed connection
+      // after its last answer) the connection simply closes; never an answer out of order.
+      expect(responses.length).toBeLessThanOrEqual(trailing === '' ? 1 : 2);
+      if (responses[1]) expectRefusal(responses[1], 405, 'unsupported_method');
+    }
+  });
+
   it('still answers pipelined requests on one connection', async () => {
     const got = await exchange(port, `GET /healthz HTTP/1.1\r\n${host}\r\nGET /nowhere HTTP/1.1\r\n${host}\r\nGET /healthz HTTP/1.1\r\n${host}Connection: close\r\n\r\n`);
     expect(parseResponses(got.bytes).map((r) => r.status)).toEqual([200, 404, 200]);

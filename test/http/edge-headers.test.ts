@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureOnce } from '../../src/funding/capture.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { exchange, parseResponses, portOf } from '../helpers/raw-http.js';
+import { seriesRequest } from '../helpers/analysis-requests.js';
 import { liveConfig, testClock } from '../funding/support.js';
 
 // Written out, not taken from the code under test.
@@ -38,6 +39,8 @@ describe('security headers', () => {
     ['a funding read', { url: '/v1/funding/latest' }, 200],
     ['a 304', { url: '/v1/funding/latest', headers: { 'if-none-match': 'ETAG' } }, 304],
     ['a HEAD', { method: 'HEAD', url: '/v1/funding/latest' }, 200],
+    ['a group A result (pre-encoded bytes)', { method: 'POST', url: '/v1/market/assess', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(seriesRequest({ series: 2, points: 40 })) }, 200],
+    ['a group A refusal', { method: 'POST', url: '/noisefloor/v1/market/assess', headers: { 'content-type': 'application/json' }, payload: '{"series": 1}' }, 422],
     ['a group A preflight', { method: 'OPTIONS', url: '/v1/market/assess' }, 204],
     ['a funding CORS preflight', { method: 'OPTIONS', url: '/v1/funding/latest', headers: { origin: 'https://pro.openbb.co', 'access-control-request-method': 'GET' } }, 204],
     ['a refused funding preflight', { method: 'OPTIONS', url: '/v1/funding/latest', headers: { origin: 'https://evil.example' } }, 400],

@@ -27,6 +27,14 @@ export interface Config {
   iorbSource: IorbSourceSetting;
   /** Event-loop delay (ms) above which requests are shed with 503. */
   maxEventLoopDelay: number;
+  /** Milliseconds a client has to send the request line and headers (src/http/edge.ts). */
+  headersTimeout: number;
+  /** Milliseconds a client has to send the whole request, body included; also the socket idle limit. */
+  requestTimeout: number;
+  /** Milliseconds an idle persistent connection is kept open between requests. */
+  keepAliveTimeout: number;
+  /** Most PostgreSQL connections this process opens (its pool size). */
+  databasePoolSize: number;
   /** Data group (C): the URL of each source document (live mode). */
   sourceUrls: Record<SourceKey, string>;
   /** Seconds a successful source retrieval is reused before it is fetched again. */
@@ -187,6 +195,14 @@ export const SETTINGS: readonly SettingSpec[] = [
     defaultText: 'prates_ddp', parse: oneOf('EVIDENCE_IORB_SOURCE', IORB_SOURCE_SETTINGS) },
   { key: 'maxEventLoopDelay', env: 'EVIDENCE_MAX_EVENT_LOOP_DELAY', flag: '--max-event-loop-delay <ms>', description: 'event-loop delay that triggers load shedding (503 + Retry-After); 0 turns it off', defaultText: '1000',
     parse: integer('EVIDENCE_MAX_EVENT_LOOP_DELAY', 0, 60000) },
+  { key: 'headersTimeout', env: 'EVIDENCE_HEADERS_TIMEOUT', flag: '--headers-timeout <ms>', description: 'milliseconds a client has to send the request line and headers (then 408 and close)', defaultText: '10000',
+    parse: integer('EVIDENCE_HEADERS_TIMEOUT', 100, 600_000) },
+  { key: 'requestTimeout', env: 'EVIDENCE_REQUEST_TIMEOUT', flag: '--request-timeout <ms>', description: 'milliseconds a client has to send the whole request, body included (then 408 and close); also how long a connection may sit with nothing moving', defaultText: '30000',
+    parse: integer('EVIDENCE_REQUEST_TIMEOUT', 100, 3_600_000) },
+  { key: 'keepAliveTimeout', env: 'EVIDENCE_KEEP_ALIVE_TIMEOUT', flag: '--keep-alive-timeout <ms>', description: 'milliseconds an idle persistent connection stays open between requests', defaultText: '5000',
+    parse: integer('EVIDENCE_KEEP_ALIVE_TIMEOUT', 100, 600_000) },
+  { key: 'databasePoolSize', env: 'EVIDENCE_DATABASE_POOL_SIZE', flag: '--database-pool-size <n>', description: 'most PostgreSQL connections one process opens', defaultText: '10',
+    parse: integer('EVIDENCE_DATABASE_POOL_SIZE', 1, 1000) },
   ...SOURCE_KEYS.map((key): SettingSpec => {
     const env = `EVIDENCE_SOURCE_URL_${key.toUpperCase().replace(/-/g, '_')}`;
     return { key: `sourceUrls.${key}`, env, flag: `--source-url-${key} <url>`, description: `URL of the ${key} source document (data group)`, defaultText: DEFAULT_SOURCE_URLS[key],
@@ -222,6 +238,10 @@ export function defaultConfig(): Config {
     },
     iorbSource: 'prates_ddp',
     maxEventLoopDelay: 1000,
+    headersTimeout: 10_000,
+    requestTimeout: 30_000,
+    keepAliveTimeout: 5_000,
+    databasePoolSize: 10,
     sourceUrls: { ...DEFAULT_SOURCE_URLS },
     sourceCacheTtl: 60,
     sourceErrorTtl: 5,
@@ -261,6 +281,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
   }
   if (config.snapshotPinHours > config.snapshotRetentionDays * 24) {
     throw new ConfigError(`EVIDENCE_SNAPSHOT_PIN_HOURS (${config.snapshotPinHours}) must not exceed EVIDENCE_SNAPSHOT_RETENTION_DAYS (${config.snapshotRetentionDays}) in hours`);
+  }
+  if (config.headersTimeout > config.requestTimeout) {
+    throw new ConfigError(`EVIDENCE_HEADERS_TIMEOUT (${config.headersTimeout}) must not exceed EVIDENCE_REQUEST_TIMEOUT (${config.requestTimeout}): the headers are part of the request`);
   }
   return config;
 }

@@ -2,7 +2,8 @@
 // with `inject` and the CLI decides where it listens. Groups are plugins; the shell owns
 // body parsing, error shapes, unknown routes, 405s, load shedding, docs and privacy.
 
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, { type FastifyHttpOptions, type FastifyInstance } from 'fastify';
 import underPressure from '@fastify/under-pressure';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -14,6 +15,7 @@ import type { AppDeps } from './deps.js';
 import { groupErrorHandler, sendError, type ErrorShape } from './errors.js';
 import { GROUPS, type GroupDefinition } from './groups.js';
 import { loggerOptions, pathOnly } from './logging.js';
+import { createEdge } from './edge.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
 
 const CREDENTIAL_PARAMS = ['token', 'api_key', 'apikey', 'access_token', 'key'];
@@ -89,11 +91,12 @@ export interface BuildOptions {
 export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise<FastifyInstance> {
   const groups = build.groups ?? GROUPS;
   const { config } = deps;
-  const options: FastifyServerOptions = {
+  const edge = createEdge(config);
+  const options: FastifyHttpOptions<Server> = {
+    ...edge.serverOptions,
     logger: deps.logger ?? loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 256 },
-    return503OnClosing: true,
     disableRequestLogging: false,
     requestIdHeader: false,
     trustProxy: false,
@@ -103,12 +106,13 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   const shapeForPath = shapeResolver(groups);
   // A path that is not valid percent-encoding never reaches a route; it still gets a registry body.
   options.frameworkErrors = (error, request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    if (sample) reply.header('x-evidence-mode', 'sample');
+    edge.prepare(request.raw, reply);
     const failure = error.code === 'FST_ERR_BAD_URL' ? new AppError(CoreErrors.malformed_url, 'the request path is not valid percent-encoded UTF-8') : error;
     void sendError(reply, shapeForPath(pathOnly(request.raw.url)), failure, sample);
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
+  // First of all hooks: security headers on every answer, guards refusals included.
+  edge.install(app);
   // Objects are sent as JSON.stringify writes them: a response schema documents and is
   // checked by the contract test, but never strips, reorders or coerces a body. Group A
   // and B bodies are pre-encoded bytes and are not serialised at all.
@@ -137,7 +141,7 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   });
 
   // Guards that hold for every route, before any group sees the request.
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (request) => {
     const raw = request.raw.url ?? '/';
     const q = raw.indexOf('?');
     if (q !== -1) {
@@ -156,8 +160,6 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
         throw new AppError(CoreErrors.header_too_large, `the ${header} header is longer than ${MAX_GUARDED_HEADER} characters`);
       }
     }
-    if (config.mode === 'sample') reply.header('x-evidence-mode', 'sample');
-    reply.header('x-content-type-options', 'nosniff');
   });
 
   app.setErrorHandler((error, request, reply) => sendError(reply, shapeForPath(pathOnly(request.url)), error, sample));

@@ -5,7 +5,12 @@ import { openSqliteStorage } from './sqlite.js';
 import { openPostgresStorage } from './postgres.js';
 
 /** Opens the store the configuration names and brings its schema up to date. */
-export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'>, options: { migrate?: boolean } = {}): Promise<Storage> {
-  if (config.databaseUrl) return openPostgresStorage({ connectionString: config.databaseUrl, migrate: options.migrate });
+export async function openStorage(
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'databasePoolSize'>>,
+  options: { migrate?: boolean } = {},
+): Promise<Storage> {
+  if (config.databaseUrl) {
+    return openPostgresStorage({ connectionString: config.databaseUrl, migrate: options.migrate, maxConnections: config.databasePoolSize });
+  }
   return openSqliteStorage({ file: path.join(config.dataDir, 'evidence.db'), migrate: options.migrate });
 }

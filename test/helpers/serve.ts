@@ -12,6 +12,8 @@ export function cleanEnv(): NodeJS.ProcessEnv {
 export interface ServedProcess {
   address: string;
   child: ChildProcessWithoutNullStreams;
+  /** Everything the process wrote to stdout so far (its JSON log lines). */
+  output(): string;
   /** Sends SIGTERM and resolves to the exit code. */
   stop(): Promise<number | null>;
   /** Last resort for `finally` blocks. */
@@ -22,6 +24,10 @@ export interface ServedProcess {
 export async function startServe(args: string[]): Promise<ServedProcess> {
   const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--log-level', 'info', ...args], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let written = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    written += chunk.toString();
+  });
   try {
     const address = await new Promise<string>((resolve, reject) => {
       let buffer = '';
@@ -36,6 +42,7 @@ export async function startServe(args: string[]): Promise<ServedProcess> {
     return {
       address,
       child,
+      output: () => written,
       stop: async () => {
         child.kill('SIGTERM');
         return exited;

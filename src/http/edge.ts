@@ -1,0 +1,255 @@
+// The edge: what happens between the socket and the router. Node's HTTP parser refuses
+// some requests before Fastify sees them (broken framing, bytes outside the grammar,
+// oversized headers, timeouts), answers others itself (no Host, an unknown Expect) and
+// drops CONNECT. Here each of them gets a designed answer: a registry code in the neutral
+// error body, the security headers every response carries, and `Connection: close`
+// wherever the byte stream can no longer be trusted. The connection timeouts are set here
+// too, from the configuration (README "Configuration", docs/DECISIONS.md "The edge").
+
+import { STATUS_CODES, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
+import type { Config } from '../core/config.js';
+import { AppError, CoreErrors, type ErrorDefinition } from '../core/errors.js';
+import { errorBody } from './errors.js';
+
+/** Largest request line plus header section accepted (Node's default, stated on purpose). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/** How long a refused connection may drain what its client still sends before it is cut. */
+export const LINGER_MS = 2000;
+
+type EdgeConfig = Pick<Config, 'mode' | 'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout'>;
+
+/** The headers every response carries, whoever writes it. */
+export function securityHeaders(config: Pick<Config, 'mode'>): Record<string, string> {
+  const headers: Record<string, string> = { 'x-content-type-options': 'nosniff' };
+  if (config.mode === 'sample') headers['x-evidence-mode'] = 'sample';
+  return headers;
+}
+
+/**
+ * How often Node looks for connections past their headers or request deadline: often
+ * enough that a deadline is overrun by at most a quarter of it (and never by more than a
+ * second), rarely enough to cost nothing (one pass over the open connections).
+ */
+export function checkingIntervalMs(config: Pick<Config, 'headersTimeout' | 'requestTimeout'>): number {
+  return Math.max(25, Math.min(1000, Math.floor(Math.min(config.headersTimeout, config.requestTimeout) / 4)));
+}
+
+// Parser failures that concern where the message ends: the rest of the stream cannot be read.
+const FRAMING_FAILURES = new Set([
+  'HPE_INVALID_CONTENT_LENGTH',
+  'HPE_UNEXPECTED_CONTENT_LENGTH',
+  'HPE_INVALID_TRANSFER_ENCODING',
+  'HPE_INVALID_CHUNK_SIZE',
+  'HPE_CHUNK_EXTENSIONS_OVERFLOW',
+  'HPE_INVALID_EOF_STATE',
+  'HPE_CLOSED_CONNECTION',
+]);
+
+type Refusal = 'framing' | 'request' | 'url' | 'headers' | 'timeout' | 'method';
+
+function refusalFor(code: string | undefined): Refusal {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 'timeout';
+  if (code === 'HPE_HEADER_OVERFLOW') return 'headers';
+  if (code === 'HPE_INVALID_METHOD') return 'method';
+  if (code === 'HPE_INVALID_URL') return 'url';
+  if (code !== undefined && FRAMING_FAILURES.has(code)) return 'framing';
+  return 'request';
+}
+
+interface Pending {
+  _httpMessage?: ServerResponse | null;
+}
+
+export interface Edge {
+  /** Fastify options that shape the server: timeouts, parser limits, the parser's refusals. */
+  serverOptions: { http: ServerOptions } & Pick<
+    FastifyServerOptions,
+    'keepAliveTimeout' | 'requestTimeout' | 'connectionTimeout' | 'return503OnClosing' | 'clientErrorHandler'
+  >;
+  /** Hooks and server listeners; call right after creating the instance, before any other hook. */
+  install(app: FastifyInstance): void;
+  /** Security headers, and `Connection: close` after an upgrade request, for a reply written outside the hooks. */
+  prepare(raw: IncomingMessage, reply: FastifyReply): void;
+}
+
+export function createEdge(config: EdgeConfig): Edge {
+  const sample = config.mode === 'sample';
+  const security = securityHeaders(config);
+  const methods = new Set<string>();
+  const refused = new WeakSet<Socket>();
+  const expectationRefused = new WeakSet<IncomingMessage>();
+  let closing = false;
+
+  const allow = () => [...methods].sort().join(', ');
+
+  /** A complete response with a fixed body, written where no reply object exists. */
+  const rawResponse = (def: ErrorDefinition, message: string, extra: Record<string, string> = {}): Buffer => {
+    const body = JSON.stringify(errorBody('any', { code: def.code, message }, sample));
+    const head = [
+      `HTTP/1.1 ${def.status} ${STATUS_CODES[def.status] ?? 'Error'}`,
+      'content-type: application/json; charset=utf-8',
+      `content-length: ${Buffer.byteLength(body)}`,
+      ...Object.entries({ ...security, ...extra }).map(([name, value]) => `${name}: ${value}`),
+      'cache-control: no-store',
+      'connection: close',
+    ];
+    return Buffer.from(`${head.join('\r\n')}\r\n\r\n${body}`, 'utf8');
+  };
+
+  const refusals: Record<Refusal, () => [ErrorDefinition, string, Record<string, string>?]> = {
+    framing: () => [CoreErrors.bad_framing, 'the request framing (Content-Length, Transfer-Encoding or chunk sizes) is not valid HTTP/1.1; the connection is closed'],
+    request: () => [CoreErrors.malformed_request, 'the request line or a header is not valid HTTP/1.1; the connection is closed'],
+    url: () => [CoreErrors.malformed_url, 'the request target holds bytes a URL may not contain; the connection is closed'],
+    headers: () => [CoreErrors.header_too_large, `the request line and headers are larger than ${MAX_HEADER_BYTES} bytes; the connection is closed`],
+    timeout: () => [
+      CoreErrors.request_timeout,
+      `the request did not arrive in time (headers within ${config.headersTimeout} ms, the whole request within ${config.requestTimeout} ms); the connection is closed`,
+    ],
+    method: () => [CoreErrors.unsupported_method, `no operation of this service accepts this method; it accepts ${allow()}`, { allow: allow() }],
+  };
+  const responses = new Map<Refusal, { status: number; bytes: Buffer }>();
+  const responseFor = (refusal: Refusal): { status: number; bytes: Buffer } => {
+    const known = responses.get(refusal);
+    if (known) return known;
+    const [def, message, extra] = refusals[refusal]();
+    const built = { status: def.status, bytes: rawResponse(def, message, extra) };
+    // Fixed once the routes (and so the Allow list) are known.
+    if (methods.size > 0) responses.set(refusal, built);
+    return built;
+  };
+
+  /**
+   * Writes the answer, then closes our side and lets the parser swallow whatever the client
+   * still sends for a moment: cutting at once would reset the connection under a client
+   * that is still writing (an oversized header, a body), which may then never read the answer.
+   */
+  const answerAndClose = (socket: Socket, bytes: Buffer) => {
+    const cut = setTimeout(() => socket.destroy(), LINGER_MS);
+    cut.unref();
+    socket.once('close', () => clearTimeout(cut));
+    socket.end(bytes);
+  };
+
+  function onClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+    if (refused.has(socket)) return;
+    refused.add(socket);
+    if (error.code === 'ECONNRESET' || socket.destroyed) {
+      socket.destroy();
+      return;
+    }
+    const { status, bytes } = responseFor(refusalFor(error.code));
+    // Never the raw packet: it holds the client's headers, Authorization included.
+    this.log.info({ refused: { reason: error.code ?? 'unknown', status } }, 'request refused before routing');
+    answerAfterPending(socket, bytes, Date.now() + config.requestTimeout);
+  }
+
+  /**
+   * Answers once the responses to earlier, complete requests on the connection are out:
+   * a malformed request pipelined behind good ones must not cost them their answers. A
+   * response already under way for the refused request itself cannot be followed by
+   * another on the same stream, so that connection is only cut.
+   */
+  function answerAfterPending(socket: Socket, bytes: Buffer, deadline: number): void {
+    if (socket.destroyed) return;
+    const pending = (socket as Socket & Pending)._httpMessage;
+    if (pending && !pending.writableFinished && pending.req.complete && Date.now() < deadline) {
+      const next = () => setImmediate(() => answerAfterPending(socket, bytes, deadline));
+      pending.once('finish', next);
+      pending.once('close', next);
+      return;
+    }
+    if (!socket.writable || (pending && !pending.writableFinished && pending.headersSent)) {
+      socket.destroy();
+      return;
+    }
+    answerAndClose(socket, bytes);
+  }
+
+  const httpOptions: ServerOptions = {
+    headersTimeout: config.headersTimeout,
+    requestTimeout: config.requestTimeout,
+    keepAliveTimeout: config.keepAliveTimeout,
+    connectionsCheckingInterval: checkingIntervalMs(config),
+    maxHeaderSize: MAX_HEADER_BYTES,
+    // Answered by the hook below with a coded body instead of Node's empty 400.
+    requireHostHeader: false,
+  };
+
+  const prepare = (raw: IncomingMessage, reply: FastifyReply) => {
+    reply.headers(security);
+    // With an Upgrade header the parser stops reading the connection after this request
+    // (Node hands upgrades to listeners we do not have): answer it, then close, so nothing
+    // sent after it waits for an answer that cannot come.
+    if (raw.headers.upgrade !== undefined) reply.header('connection', 'close');
+  };
+
+  return {
+    serverOptions: {
+      http: httpOptions,
+      keepAliveTimeout: config.keepAliveTimeout,
+      requestTimeout: config.requestTimeout,
+      // Socket inactivity (nothing moving either way, e.g. a client that stops reading the answer).
+      connectionTimeout: config.requestTimeout,
+      // Requests arriving while the instance shuts down get `shutting_down` from the hook.
+      return503OnClosing: false,
+      clientErrorHandler: onClientError,
+    },
+    prepare,
+    install(app) {
+      app.addHook('onRoute', (route) => {
+        for (const method of Array.isArray(route.method) ? route.method : [route.method]) methods.add(String(method).toUpperCase());
+      });
+      app.addHook('preClose', (done) => {
+        closing = true;
+        done();
+      });
+      app.addHook('onRequest', (request, reply, done) => {
+        const raw = request.raw;
+        prepare(raw, reply);
+        if (closing) {
+          done(new AppError(CoreErrors.shutting_down, 'this instance is shutting down; retry', { headers: { 'retry-after': '1', connection: 'close' } }));
+          return;
+        }
+        if (expectationRefused.has(raw)) {
+          done(new AppError(CoreErrors.expectation_failed, 'the only expectation this service meets is Expect: 100-continue', { headers: { connection: 'close' } }));
+          return;
+        }
+        if (raw.httpVersionMajor === 1 && raw.httpVersionMinor === 1 && hostHeaderCount(raw.rawHeaders) !== 1) {
+          done(new AppError(CoreErrors.invalid_host, 'an HTTP/1.1 request must carry exactly one Host header', { headers: { connection: 'close' } }));
+          return;
+        }
+        done();
+      });
+
+      const server = app.server as typeof app.server & { httpAllowHalfOpen: boolean };
+      // A client may close its sending side once its request is out (`nc -N`, some proxies).
+      // By default Node then ends the connection at once, so an answer still being computed
+      // is lost; with this (an http.Server property since Node 0.x, not in the typings) the
+      // answers owed are written first and the connection ends after the last of them.
+      server.httpAllowHalfOpen = true;
+      // Node answers an unknown expectation with an empty 417; route it instead, so the
+      // hook above answers it like any other refusal.
+      server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+        expectationRefused.add(req);
+        server.emit('request', req, res);
+      });
+      // Without a listener Node drops CONNECT without a word. This service is no proxy.
+      server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+        const { status, bytes } = responseFor('method');
+        app.log.info({ refused: { reason: 'CONNECT', status } }, 'request refused before routing');
+        refused.add(socket);
+        socket.on('error', () => undefined);
+        socket.resume();
+        answerAndClose(socket, bytes);
+      });
+    },
+  };
+}
+
+function hostHeaderCount(rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === 'host') count++;
+  return count;
+}

@@ -1,0 +1,167 @@
+// Two real `serve` processes on different ports sharing one PostgreSQL database, as
+// docs/deploy.md describes a deployment: captures never overlap, a packet captured through
+// either one is served by the other (same ETag) within the documented bound, and enrollment
+// caps and usage de-duplication hold exactly for requests spread over both.
+// Needs DATABASE_URL (CI starts PostgreSQL); each run uses its own schema.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe, type ServedProcess } from '../helpers/serve.js';
+import { postgresUrl } from '../helpers/storage.js';
+
+/** docs/deploy.md: a packet captured through one instance is served by every other within this. */
+const INVALIDATION_BOUND_MS = 1000;
+/** One poll apart, a request's own time and process scheduling on a busy 2-core machine. */
+const SLACK_MS = 1000;
+const CAPTURE_INTERVAL_S = 3;
+const SAMPLE_DAYS = 3;
+
+function withSearchPath(url: string, schema: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Observation {
+  instance: 'a' | 'b';
+  /** Wall-clock ms when the request was sent. */
+  sentAt: number;
+  status: number;
+  packetId: string;
+  etag: string;
+}
+
+async function observe(instance: 'a' | 'b', served: ServedProcess): Promise<Observation> {
+  const sentAt = Date.now();
+  const res = await fetch(`${served.address}/v1/funding/latest`);
+  const body = (await res.json()) as { packet_id?: string };
+  return { instance, sentAt, status: res.status, packetId: body.packet_id ?? '', etag: res.headers.get('etag') ?? '' };
+}
+
+/** Packet ids of the captures this process logged as its own. */
+function capturedBy(served: ServedProcess): string[] {
+  return served
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { msg?: string; outcome?: string; packet_id?: string })
+    .filter((entry) => entry.msg === 'funding capture attempt succeeded' && entry.outcome === 'packet_created' && entry.packet_id)
+    .map((entry) => entry.packet_id!);
+}
+
+describe.runIf(postgresUrl !== undefined)('two serve processes on one PostgreSQL database', () => {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const db = new pg.Client({ connectionString: postgresUrl });
+  let a: ServedProcess;
+  let b: ServedProcess;
+  /** B's first run, stopped after the start-up capture. */
+  let bFirst: ServedProcess;
+
+  beforeAll(async () => {
+    await db.connect();
+    await db.query(`create schema ${schema}`);
+    await db.query(`set search_path to ${schema}`);
+    const args = ['--mode', 'sample', '--database-url', withSearchPath(postgresUrl!, schema), '--capture-interval', String(CAPTURE_INTERVAL_S)];
+    // Started together, both migrate and both try the start-up capture at once. Then B's
+    // scheduler is put half an interval behind A's (it skips that capture), so each of
+    // them captures in turn from there on.
+    [a, bFirst] = await Promise.all([startServe(args), startServe(args)]);
+    expect(await bFirst.stop()).toBe(0);
+    await sleep((CAPTURE_INTERVAL_S * 1000) / 2);
+    b = await startServe(args);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const served of [a, b]) if (served) expect(await served.stop()).toBe(0);
+    await db.query(`drop schema if exists ${schema} cascade`);
+    await db.end();
+  }, 30_000);
+
+  it('captures one at a time, and each instance serves the other\'s packets with the same ETag within the bound', async () => {
+    const observations: Observation[] = [];
+    const until = Date.now() + 4 * CAPTURE_INTERVAL_S * 1000;
+    while (Date.now() < until) {
+      observations.push(...(await Promise.all([observe('a', a), observe('b', b)])));
+      await sleep(50);
+    }
+
+    const { rows: attempts } = await db.query<{ started_at_us: string; recorded_at_us: string; outcome: string; packet_id: string | null; sample_day: string }>(
+      'select started_at_us, recorded_at_us, outcome, packet_id, sample_day from funding_attempts order by seq',
+    );
+    expect(attempts.length).toBeGreaterThanOrEqual(4);
+    // One capture at a time: each attempt started after the previous one was recorded, and
+    // each saw every earlier attempt (sample captures walk the bundled days by attempt count,
+    // so two captures running together would have read the same day).
+    attempts.forEach((attempt, i) => {
+      expect(attempt.outcome).toBe('packet_created');
+      expect(attempt.sample_day).toBe(`day-${(i % SAMPLE_DAYS) + 1}`);
+      if (i > 0) expect(Number(attempt.started_at_us)).toBeGreaterThan(Number(attempts[i - 1].recorded_at_us));
+    });
+
+    // Both processes captured, and every packet was captured by exactly one of them.
+    const byA = capturedBy(a);
+    const byB = [...capturedBy(bFirst), ...capturedBy(b)];
+    expect(byA.length).toBeGreaterThan(0);
+    expect(byB.length).toBeGreaterThan(0);
+    expect([...byA, ...byB].sort()).toEqual(attempts.map((x) => x.packet_id).sort());
+
+    // Each packet has one ETag, whichever instance serves it.
+    const etags = new Map<string, Set<string>>();
+    for (const o of observations) {
+      expect(o.status).toBe(200);
+      etags.set(o.packetId, (etags.get(o.packetId) ?? new Set()).add(o.etag));
+    }
+    for (const [, tags] of etags) expect(tags.size).toBe(1);
+    const servedByBoth = [...etags.keys()].filter((id) => observations.some((o) => o.instance === 'a' && o.packetId === id) && observations.some((o) => o.instance === 'b' && o.packetId === id));
+    expect(servedByBoth.length).toBeGreaterThanOrEqual(2);
+    expect(servedByBoth.some((id) => byA.includes(id))).toBe(true);
+    expect(servedByBoth.some((id) => byB.includes(id))).toBe(true);
+
+    // No instance serves a packet older than one recorded longer than the bound ago.
+    const recorded = attempts.map((x) => ({ packetId: x.packet_id!, atMs: Number(x.recorded_at_us) / 1000 }));
+    for (const o of observations) {
+      const due = recorded.filter((r) => r.atMs <= o.sentAt - INVALIDATION_BOUND_MS - SLACK_MS).at(-1);
+      if (due) expect(o.packetId >= due.packetId, `${o.instance} served ${o.packetId} after ${due.packetId} was due`).toBe(true);
+    }
+  }, 60_000);
+
+  it('holds the enrollment cap and usage de-duplication exactly for requests spread over both', async () => {
+    const enroll = (served: ServedProcess) =>
+      fetch(`${served.address}/v1/applications`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"measurement_consent": true}' });
+    const dayBefore = new Date().toISOString().slice(0, 10);
+    const answers = await Promise.all(Array.from({ length: 130 }, (_, i) => enroll(i % 2 === 0 ? a : b)));
+    const bodies = await Promise.all(answers.map(async (res) => ({ status: res.status, body: (await res.json()) as { code?: string; token?: string; application_id?: string } })));
+    // The allowance is per UTC date: a run that straddles midnight proves nothing here.
+    if (new Date().toISOString().slice(0, 10) !== dayBefore) return;
+    const created = bodies.filter((r) => r.status === 201);
+    const refused = bodies.filter((r) => r.status === 429);
+    expect(created).toHaveLength(100);
+    expect(refused).toHaveLength(30);
+    for (const r of refused) expect(r.body.code).toBe('enrollment_allowance_reached');
+    expect(Number((await db.query('select count(*) as n from applications')).rows[0].n)).toBe(100);
+
+    // Three keys read latest 40 times each, spread over both instances, all at once.
+    const keys = created.slice(0, 3).map((r) => ({ id: r.body.application_id!, token: r.body.token! }));
+    const reads = await Promise.all(
+      keys.flatMap((key) =>
+        Array.from({ length: 40 }, async (_, i) => {
+          const res = await fetch(`${(i % 2 === 0 ? a : b).address}/v1/funding/latest`, { headers: { authorization: `Bearer ${key.token}` } });
+          const body = (await res.json()) as { packet_id: string };
+          return { id: key.id, status: res.status, packetId: body.packet_id };
+        }),
+      ),
+    );
+    expect(reads.every((r) => r.status === 200)).toBe(true);
+    // One completion per key, date and packet it was served — captures keep minting packets
+    // meanwhile, so a key may have been served more than one.
+    const { rows: completions } = await db.query<{ application: string; packet: string }>('select application, packet from completions');
+    for (const key of keys) {
+      const served = new Set(reads.filter((r) => r.id === key.id).map((r) => r.packetId));
+      expect(completions.filter((c) => c.application === key.id).map((c) => c.packet).sort()).toEqual([...served].sort());
+    }
+    expect(completions.every((c) => keys.some((k) => k.id === c.application))).toBe(true);
+    // Keyed counts are exact: every one of the 120 responses counted once.
+    const { rows: counted } = await db.query<{ count: number }>("select count from aggregates where traffic_class = 'unverified' and outcome = 'data_response'");
+    expect(counted.map((r) => Number(r.count)).reduce((x, y) => x + y, 0)).toBe(120);
+  }, 60_000);
+});

@@ -1,0 +1,252 @@
+// What the edge answers to requests that never reach a route: raw bytes over a real
+// socket to a listening app with short, configured timeouts. Every refusal is a coded
+// error body with the security headers; where the framing can no longer be trusted the
+// connection is closed; nothing waits past the configured deadlines.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseStrictJson } from '../../src/core/json.js';
+import { lookupError } from '../../src/core/errors.js';
+import { MAX_HEADER_BYTES } from '../../src/http/edge.js';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { exchange, parseResponses, portOf, type RawResponse } from '../helpers/raw-http.js';
+
+const TIMEOUTS = { headersTimeout: 400, requestTimeout: 900, keepAliveTimeout: 300 };
+// Node looks for overdue connections a quarter of the shortest deadline apart, and keeps an
+// idle connection one second past the advertised keep-alive: generous upper bounds for
+// "was cut", never a speed assertion.
+const CUT_WITHIN_MS = 5_000;
+
+let t: TestApp;
+let port: number;
+beforeAll(async () => {
+  t = await makeTestApp({ ...TIMEOUTS, bodyLimit: 4096 }, {
+    beforeReady(app) {
+      app.post('/test/echo', async (request) => ({ received: request.body }));
+      app.get('/test/slow', async () => {
+        await new Promise((r) => setTimeout(r, 400));
+        return { ok: true };
+      });
+    },
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  port = portOf(t.app);
+});
+afterAll(async () => t.close());
+
+function expectRefusal(res: RawResponse, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(lookupError(code)?.status).toBe(status);
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
+  expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  const body = parseStrictJson(res.body) as Record<string, unknown>;
+  expect(body.code).toBe(code);
+  return body;
+}
+
+const host = 'Host: edge.test\r\n';
+
+describe('requests the HTTP parser refuses', () => {
+  it.each([
+    ['two different Content-Length headers', `POST /test/echo HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, 400, 'bad_framing'],
+    ['Content-Length with Transfer-Encoding', `POST /test/echo HTTP/1.1\r\n${host}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 400, 'bad_framing'],
+    ['a Content-Length that is not a number', `POST /test/echo HTTP/1.1\r\n${host}Content-Length: 1x\r\n\r\n{}`, 400, 'bad_framing'],
+    ['a chunk size that is not hexadecimal', `POST /test/echo HTTP/1.1\r\n${host}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, 400, 'bad_framing'],
+    ['a transfer coding that does not end in chunked', `POST /test/echo HTTP/1.1\r\n${host}Transfer-Encoding: gzip\r\n\r\n{}`, 400, 'bad_framing'],
+    ['a control byte in a header name', `GET /healthz HTTP/1.1\r\n${host}X-A\x01b: 1\r\n\r\n`, 400, 'malformed_request'],
+    ['a NUL in a header value', `GET /healthz HTTP/1.1\r\n${host}X-A: a\x00b\r\n\r\n`, 400, 'malformed_request'],
+    ['a header line folded onto the next (obs-fold)', `GET /healthz HTTP/1.1\r\n${host}X-A: a\r\n  b\r\n\r\n`, 400, 'malformed_request'],
+    ['a header line without a colon', `GET /healthz HTTP/1.1\r\n${host}nonsense\r\n\r\n`, 400, 'malformed_request'],
+    ['an HTTP version that does not exist', `GET /healthz HTTP/1.2\r\n${host}\r\n`, 400, 'malformed_request'],
+    ['a version that is not one', `GET /healthz HTTP/x.y\r\n${host}\r\n`, 400, 'malformed_request'],
+    ['a method HTTP does not define', `BREW /healthz HTTP/1.1\r\n${host}\r\n`, 405, 'unsupported_method'],
+    ['raw non-ASCII bytes in the path', `GET /caf\xe9 HTTP/1.1\r\n${host}\r\n`, 400, 'malformed_url'],
+    ['a space inside the path', `GET /a b/c HTTP/1.1\r\n${host}\r\n`, 400, 'malformed_request'],
+  ])('%s: a coded refusal, then the connection is closed', async (_name, request, status, code) => {
+    const got = await exchange(port, request);
+    expect(got.closed).toBe(true);
+    const responses = parseResponses(got.bytes);
+    expect(responses).toHaveLength(1);
+    expectRefusal(responses[0], status, code);
+    expect(responses[0].headers.connection).toBe('close');
+  });
+
+  it('lists the methods the service accepts when it refuses an unknown one', async () => {
+    const [res] = parseResponses((await exchange(port, `BREW / HTTP/1.1\r\n${host}\r\n`)).bytes);
+    expect(res.headers.allow).toBe('DELETE, GET, HEAD, OPTIONS, POST');
+  });
+
+  it('answers headers over the limit with 431 and a code, read by a client still writing them', async () => {
+    const big = `GET /healthz HTTP/1.1\r\n${host}X-Big: ${'a'.repeat(MAX_HEADER_BYTES + 4096)}\r\n\r\n`;
+    const got = await exchange(port, big);
+    expect(got.closed).toBe(true);
+    const [res] = parseResponses(got.bytes);
+    expectRefusal(res, 431, 'header_too_large');
+    expect(res.headers.connection).toBe('close');
+  });
+
+  it('answers a request cut off by the end of the stream with a framing refusal', async () => {
+    const got = await exchange(port, `POST /test/echo HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 10\r\n\r\n{"a"`, { end: true });
+    expect(got.closed).toBe(true);
+    const responses = parseResponses(got.bytes);
+    // The body never completed: whichever layer notices first, the answer is coded or the close is clean.
+    for (const res of responses) expect(typeof (parseStrictJson(res.body) as { code?: unknown }).code).toBe('string');
+  });
+
+  it('never reflects the request bytes it refused', async () => {
+    const marker = '"</x>\\u0000';
+    for (const request of [
+      `GET /${marker} HTTP/1.1\r\n${host}\r\n`,
+      `GET /healthz HTTP/1.1\r\n${host}X-${marker}: 1\r\n\r\n`,
+      `GET /%%ff%zz/${encodeURIComponent(marker)} HTTP/1.1\r\n${host}\r\n`,
+    ]) {
+      const got = await exchange(port, request);
+      const [res] = parseResponses(got.bytes);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(() => parseStrictJson(res.body)).not.toThrow();
+      expect(res.body.toString('latin1')).not.toContain('</x>');
+    }
+  });
+});
+
+describe('requests Node answered or dropped by itself', () => {
+  it('answers HTTP/1.1 without Host with 400 invalid_host', async () => {
+    const got = await exchange(port, 'GET /healthz HTTP/1.1\r\n\r\n');
+    const [res] = parseResponses(got.bytes);
+    expectRefusal(res, 400, 'invalid_host');
+    expect(res.headers.connection).toBe('close');
+    expect(got.closed).toBe(true);
+  });
+
+  it('answers two Host headers with 400 invalid_host, and HTTP/1.0 without Host normally', async () => {
+    const [two] = parseResponses((await exchange(port, `GET /healthz HTTP/1.1\r\n${host}Host: other.test\r\n\r\n`)).bytes);
+    expectRefusal(two, 400, 'invalid_host');
+    const [old] = parseResponses((await exchange(port, 'GET /healthz HTTP/1.0\r\n\r\n')).bytes);
+    expect(old.status).toBe(200);
+  });
+
+  it('answers an Expect other than 100-continue with 417 expectation_failed', async () => {
+    const got = await exchange(port, `GET /healthz HTTP/1.1\r\n${host}Expect: teapot\r\n\r\n`);
+    const [res] = parseResponses(got.bytes);
+    expectRefusal(res, 417, 'expectation_failed');
+    expect(got.closed).toBe(true);
+  });
+
+  it('still meets Expect: 100-continue', async () => {
+    const got = await exchange(port, [`POST /test/echo HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 8\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`, '{"a": 1}'], { pauseMs: 50 });
+    const responses = parseResponses(got.bytes);
+    expect(responses.map((r) => r.status)).toEqual([100, 200]);
+    expect(JSON.parse(responses[1].body.toString())).toEqual({ received: { a: 1 } });
+  });
+
+  it('answers CONNECT with 405 unsupported_method instead of dropping it', async () => {
+    const got = await exchange(port, 'CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n');
+    expect(got.closed).toBe(true);
+    const [res] = parseResponses(got.bytes);
+    expectRefusal(res, 405, 'unsupported_method');
+    expect(res.headers.allow).toBe('DELETE, GET, HEAD, OPTIONS, POST');
+  });
+
+  it('answers an upgrade request, then closes, so what follows it cannot hang', async () => {
+    const got = await exchange(port, `GET /healthz HTTP/1.1\r\n${host}Connection: Upgrade\r\nUpgrade: websocket\r\n\r\nNOT HTTP AT ALL\r\n\r\n`);
+    expect(got.closed).toBe(true);
+    expect(got.elapsedMs).toBeLessThan(CUT_WITHIN_MS);
+    const responses = parseResponses(got.bytes);
+    expect(responses.map((r) => r.status)).toEqual([200]);
+    expect(responses[0].headers.connection).toBe('close');
+  });
+
+  it('answers request lines it can still read (no version, HTTP/2.0 as text) and closes after them', async () => {
+    for (const line of ['GET /healthz', 'GET /healthz HTTP/2.0']) {
+      const got = await exchange(port, `${line}\r\n${host}\r\n`);
+      expect(got.closed).toBe(true);
+      const [res] = parseResponses(got.bytes);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('answers a client that closes its sending side right after the request', async () => {
+    for (const trailing of ['', 'NOT HTTP\r\n']) {
+      const got = await exchange(port, `GET /test/slow HTTP/1.1\r\n${host}\r\n${trailing}`, { end: true });
+      expect(got.closed).toBe(true);
+      const responses = parseResponses(got.bytes);
+      expect(responses[0].status).toBe(200);
+      expect(JSON.parse(responses[0].body.toString())).toEqual({ ok: true });
+      // What followed it is refused after the answer, or (Node ends a half-closed connection
+      // after its last answer) the connection simply closes; never an answer out of order.
+      expect(responses.length).toBeLessThanOrEqual(trailing === '' ? 1 : 2);
+      if (responses[1]) expectRefusal(responses[1], 405, 'unsupported_method');
+    }
+  });
+
+  it('still answers pipelined requests on one connection', async () => {
+    const got = await exchange(port, `GET /healthz HTTP/1.1\r\n${host}\r\nGET /nowhere HTTP/1.1\r\n${host}\r\nGET /healthz HTTP/1.1\r\n${host}Connection: close\r\n\r\n`);
+    expect(parseResponses(got.bytes).map((r) => r.status)).toEqual([200, 404, 200]);
+  });
+
+  it('answers a pipelined malformed request after a good one, and closes', async () => {
+    const got = await exchange(port, `GET /healthz HTTP/1.1\r\n${host}\r\nGET /x HTTP/1.1\r\n${host}X: a\r\n b\r\n\r\n`);
+    expect(got.closed).toBe(true);
+    const responses = parseResponses(got.bytes);
+    expect(responses.map((r) => r.status)).toEqual([200, 400]);
+    expectRefusal(responses[1], 400, 'malformed_request');
+  });
+});
+
+describe('deadlines a slow client cannot stretch', () => {
+  it('cuts headers trickled past the headers deadline with 408 request_timeout', async () => {
+    const pieces = `GET /healthz HTTP/1.1\r\n${host}X-Slow: ${'a'.repeat(40)}\r\n\r\n`.split('');
+    const got = await exchange(port, pieces, { pauseMs: 50, limitMs: CUT_WITHIN_MS + TIMEOUTS.requestTimeout });
+    expect(got.closed).toBe(true);
+    expect(got.elapsedMs).toBeGreaterThanOrEqual(TIMEOUTS.headersTimeout);
+    const [res] = parseResponses(got.bytes);
+    expectRefusal(res, 408, 'request_timeout');
+    expect(res.headers.connection).toBe('close');
+  });
+
+  it('cuts a body trickled past the request deadline with 408 request_timeout', async () => {
+    const head = `POST /test/echo HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 200\r\n\r\n`;
+    const got = await exchange(port, [head, ...'{"a": "'.split(''), ...'x'.repeat(190).split('')], { pauseMs: 50, limitMs: CUT_WITHIN_MS + TIMEOUTS.requestTimeout });
+    expect(got.closed).toBe(true);
+    expect(got.elapsedMs).toBeGreaterThanOrEqual(TIMEOUTS.requestTimeout);
+    const [res] = parseResponses(got.bytes);
+    expectRefusal(res, 408, 'request_timeout');
+  });
+
+  it('closes an idle persistent connection after the keep-alive timeout', async () => {
+    const got = await exchange(port, `GET /healthz HTTP/1.1\r\n${host}\r\n`, { limitMs: CUT_WITHIN_MS });
+    expect(got.closed).toBe(true);
+    expect(parseResponses(got.bytes).map((r) => r.status)).toEqual([200]);
+  });
+
+  it('keeps a persistent connection usable between requests within the keep-alive timeout', async () => {
+    const got = await exchange(port, [`GET /healthz HTTP/1.1\r\n${host}\r\n`, `GET /healthz HTTP/1.1\r\n${host}Connection: close\r\n\r\n`], { pauseMs: 100 });
+    expect(parseResponses(got.bytes).map((r) => r.status)).toEqual([200, 200]);
+  });
+});
+
+describe('shutting down', () => {
+  it('answers a request that arrives during shutdown with 503 shutting_down and closes', async () => {
+    const closing = await makeTestApp({}, {
+      beforeReady(app) {
+        app.get('/test/slow', async () => {
+          await new Promise((r) => setTimeout(r, 400));
+          return { ok: true };
+        });
+      },
+    });
+    await closing.app.listen({ port: 0, host: '127.0.0.1' });
+    const pending = exchange(portOf(closing.app), [`GET /test/slow HTTP/1.1\r\n${host}\r\n`, `GET /healthz HTTP/1.1\r\n${host}\r\n`], { pauseMs: 200 });
+    // The first request is in flight when the shutdown starts; the second one comes after.
+    await new Promise((r) => setTimeout(r, 100));
+    const closed = closing.close();
+    const got = await pending;
+    await closed;
+    expect(got.closed).toBe(true);
+    const responses = parseResponses(got.bytes);
+    expect(responses.map((r) => r.status)).toEqual([200, 503]);
+    expectRefusal(responses[1], 503, 'shutting_down');
+    expect(responses[1].headers['retry-after']).toBe('1');
+    expect(responses[1].headers.connection).toBe('close');
+  });
+});

@@ -4,7 +4,7 @@
 // would lose the int/float kind of number tokens, so tools/call takes its arguments from
 // the strict parse the transport made of the same message (looked up by request id).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
 import { errorBody, resolveError } from '../http/errors.js';
 import { QueryValidationError } from '../data/errors.js';
@@ -18,9 +18,16 @@ const INSTRUCTIONS = [
 /** Where tools/call finds the strictly parsed arguments of a request. */
 export type StrictArguments = (id: RequestId) => { found: true; value: unknown } | { found: false };
 
+/** A running service the tools are answered by instead of the embedded store (`mcp --base`). */
+export interface RemoteTools {
+  list(): Promise<Tool[]>;
+  call(name: string, args: unknown): Promise<CallToolResult>;
+}
+
 export interface McpServerOptions {
   /** Tools only this transport offers (funding_update on stdio). */
   extraTools?: readonly McpTool[];
+  remote?: RemoteTools;
 }
 
 /** The tools a server built with `options` lists, sorted by name. */
@@ -36,23 +43,29 @@ export function createMcpServer(ctx: McpToolContext, strictArguments: StrictArgu
   const tools = listedTools(options);
   const extra = new Map((options.extraTools ?? []).map((t) => [t.name, t]));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((tool) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: tool.inputSchema as { type: 'object' },
-      outputSchema: { type: 'object' as const, additionalProperties: true },
-      annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-    })),
-  }));
+  const describe = (tool: McpTool): Tool => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema as { type: 'object' },
+    outputSchema: { type: 'object' as const, additionalProperties: true },
+    annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  });
+  const remote = options.remote;
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (remote === undefined) return { tools: tools.map(describe) };
+    const listed = [...(await remote.list()), ...(options.extraTools ?? []).map(describe)];
+    return { tools: listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, handlerExtra): Promise<CallToolResult> => {
     const { name } = request.params;
-    const tool = extra.get(name) ?? mcpTool(name);
-    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool: there is no tool called ${JSON.stringify(name)}`);
     const strict = strictArguments(handlerExtra.requestId);
     const args = strict.found ? strict.value : request.params.arguments;
+    if (remote !== undefined && !extra.has(name)) return remote.call(name, args ?? {});
+    const tool = extra.get(name) ?? mcpTool(name);
+    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool: there is no tool called ${JSON.stringify(name)}`);
     return callTool(tool, args ?? {}, ctx);
   });
   return server;

@@ -10,6 +10,7 @@ import { changesBody } from '../funding/changes.js';
 import { historyBody } from '../funding/history.js';
 import { currentEvidence, latestBody, type ReadConfig } from '../funding/latest.js';
 import { FundingReadErrors } from '../funding/read-errors.js';
+import { readLocalUpdate } from '../funding/job/local-update.js';
 import { listSources, queryDataset, type DataContext } from '../data/service.js';
 import type { Config } from '../core/config.js';
 import type { Instant } from '../core/time.js';
@@ -224,4 +225,20 @@ function optionalInteger(args: Record<string, unknown>, name: string): number | 
   const value = args[name];
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) refuse(`${name} must be an integer`, `/${name}`);
   return value;
+}
+
+/** `funding_update` (stdio only): the verified local copy kept by `evidence-desk job --state DIR`. */
+export function fundingUpdateTool(stateDir: string): McpTool {
+  return {
+    name: 'funding_update',
+    title: 'Local funding evidence copy',
+    description:
+      'The funding packet that `evidence-desk job --state DIR` last fetched and verified, read from that directory without any network access and re-verified on every call: {update, review_asof, scope, observations, manifest, changes}. It is as current as the last job run, not live; it is publisher evidence, not a trading signal.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    shape: 'evidence',
+    run: async (args) => {
+      noMembers(args);
+      return JSON.stringify(readLocalUpdate(stateDir));
+    },
+  };
 }

@@ -3,6 +3,7 @@
 // and per-message envelope rules, so one malformed member of a batch gets its own error
 // reply and does not stop the rest (the SDK would refuse the whole batch).
 import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
 import { parseStrictJson } from '../core/json.js';
 import { MAX_RPC_BATCH } from './limits.js';
 
@@ -89,22 +90,40 @@ export function strictArgumentsOf(strict: Record<string, unknown>): { found: tru
 }
 
 /**
- * The SDK re-validates a tools/call result into a new object, and on the way a member
- * named `__proto__` (an ab_test arm label, say) is lost. Our text rendering is the exact
- * JSON the structuredContent must hold, so the transports restore it from there.
+ * The SDK re-validates a tools/call result into a new object (a member named `__proto__`,
+ * an ab_test arm label say, is lost), and JSON.stringify would write `-0.0` as `0` and
+ * `2914.0` as `2914`. The text rendering is the exact REST body, so the transports write
+ * structuredContent as those very bytes: a client parsing the reply gets the REST value.
+ * `singleLine` (stdio) drops the line breaks of indented bodies.
  */
-export function restoreStructuredContent(reply: unknown): unknown {
-  if (reply === null || typeof reply !== 'object') return reply;
+export function encodeReply(reply: unknown, options: { singleLine?: boolean } = {}): string {
+  const found = structuredText(reply);
+  if (found === undefined) return JSON.stringify(reply);
+  // A raw line break in JSON text is always whitespace between tokens (inside strings it is
+  // escaped), so a line-framed transport can drop it (funding bodies are indented).
+  const text = options.singleLine ? found.replace(/[\r\n]/g, '') : found;
+  const r = reply as { result: Record<string, unknown> };
+  const encoded = JSON.stringify({ ...r, result: { ...r.result, structuredContent: PLACEHOLDER } });
+  const at = encoded.lastIndexOf(PLACEHOLDER_JSON);
+  return encoded.slice(0, at) + text + encoded.slice(at + PLACEHOLDER_JSON.length);
+}
+
+const PLACEHOLDER = `structured-content-${randomUUID()}`;
+const PLACEHOLDER_JSON = JSON.stringify(PLACEHOLDER);
+
+/** The text of a tool result whose structuredContent it renders, when it is one. */
+function structuredText(reply: unknown): string | undefined {
+  if (reply === null || typeof reply !== 'object') return undefined;
   const result = (reply as { result?: unknown }).result;
-  if (result === null || typeof result !== 'object') return reply;
+  if (result === null || typeof result !== 'object') return undefined;
   const r = result as { content?: unknown; structuredContent?: unknown };
-  if (!Array.isArray(r.content) || r.structuredContent === undefined) return reply;
+  if (!Array.isArray(r.content) || r.structuredContent === undefined) return undefined;
   const first = r.content[0] as { type?: unknown; text?: unknown } | undefined;
-  if (first?.type !== 'text' || typeof first.text !== 'string') return reply;
+  if (first?.type !== 'text' || typeof first.text !== 'string') return undefined;
   try {
-    r.structuredContent = JSON.parse(first.text);
+    const value: unknown = parseStrictJson(first.text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? first.text : undefined;
   } catch {
-    // Not JSON: leave what the SDK produced.
+    return undefined;
   }
-  return reply;
 }

@@ -1,10 +1,9 @@
 // `evidence-desk mcp --base URL`: the stdio server answers tools/list and tools/call by
 // asking a running service's /mcp. Arguments are re-encoded with encodePythonBody, which
 // keeps each number's int/float kind and member order, so the service sees what the agent
-// wrote.
+// wrote; replies are read strictly too, so structuredContent passes through unchanged.
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { encodePythonBody } from '../core/json.js';
-import { restoreStructuredContent } from './envelope.js';
+import { encodePythonBody, parseStrictJson } from '../core/json.js';
 import type { RemoteTools } from './server.js';
 
 const TIMEOUT_MS = 120_000;
@@ -28,7 +27,7 @@ export function remoteTools(base: string): RemoteTools {
     const text = await response.text();
     let reply: { result?: unknown; error?: { code: number; message: string } };
     try {
-      reply = restoreStructuredContent(JSON.parse(text)) as typeof reply;
+      reply = parseStrictJson(text) as typeof reply;
     } catch {
       throw new McpError(ErrorCode.InternalError, `the service at ${endpoint} answered HTTP ${response.status} without a JSON-RPC reply`);
     }

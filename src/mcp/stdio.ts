@@ -7,7 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { parseStrictJson } from '../core/json.js';
-import { INVALID_REQUEST, PARSE_ERROR, restoreStructuredContent, rpcError, screenMessage, strictArgumentsOf } from './envelope.js';
+import { encodeReply, INVALID_REQUEST, PARSE_ERROR, rpcError, screenMessage, strictArgumentsOf } from './envelope.js';
 import type { StrictArguments } from './server.js';
 
 export const MAX_STDIO_LINE_BYTES = 2 * 1024 * 1024;
@@ -45,7 +45,7 @@ export class StrictStdioTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
-    const line = JSON.stringify(restoreStructuredContent(message)) + '\n';
+    const line = encodeReply(message, { singleLine: true }) + '\n';
     await new Promise<void>((resolve) => {
       if (this.output.write(line)) resolve();
       else this.output.once('drain', resolve);

@@ -8,7 +8,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, CoreErrors } from '../../core/errors.js';
 import { createDataContext, type DataContext } from '../../data/service.js';
-import { restoreStructuredContent, screenBody, strictArgumentsOf, type RpcErrorReply, type Screened } from '../../mcp/envelope.js';
+import { encodeReply, screenBody, strictArgumentsOf, type RpcErrorReply, type Screened } from '../../mcp/envelope.js';
 import { createMcpServer } from '../../mcp/server.js';
 import type { McpToolContext } from '../../mcp/tools.js';
 import type { AppDeps } from '../deps.js';
@@ -57,7 +57,8 @@ export const mcpPlugin: FastifyPluginAsync<McpPluginOptions> = async (app, optio
     if (!outcome.ok) return sendJson(reply, outcome.status, outcome.body);
     const replies = ordered(screened.messages, outcome.replies);
     if (replies.length === 0) return reply.code(202).send();
-    return sendJson(reply, 200, screened.batch ? replies : replies[0]);
+    const body = screened.batch ? `[${replies.map((r) => encodeReply(r)).join(', ')}]` : encodeReply(replies[0]);
+    return reply.code(200).header('content-type', 'application/json').send(body);
   });
 
   app.get('/mcp', { schema: { hide: true } }, async () => {
@@ -113,7 +114,7 @@ function ordered(messages: readonly Screened[], sdkReplies: readonly { id?: Requ
     if (m.kind === 'reply') out.push(m.reply satisfies RpcErrorReply);
     else if (m.kind === 'message' && 'id' in m.message && 'method' in m.message) {
       const r = byId.get(m.message.id);
-      if (r !== undefined) out.push(restoreStructuredContent(r));
+      if (r !== undefined) out.push(r);
     }
   }
   return out;

@@ -14,6 +14,7 @@ import { namespaceOf } from './contract.js';
 import type { AppDeps } from './deps.js';
 import { groupErrorHandler, sendError, type ErrorShape } from './errors.js';
 import { GROUPS, type GroupDefinition } from './groups.js';
+import { MCP_MOUNTS, mcpPlugin, toolContextOf } from './plugins/mcp.js';
 import { loggerOptions, pathOnly } from './logging.js';
 import { createEdge } from './edge.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
@@ -210,6 +211,9 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   for (const group of groups) {
     for (const mount of new Set(['', group.prefix])) await mountGroup(app, group, mount, deps, sample);
   }
+  // MCP serves every group's tools, so it sits beside the groups (JSON-RPC, not in OpenAPI).
+  const tools = toolContextOf(deps);
+  for (const mount of MCP_MOUNTS) await app.register(mcpPlugin, { prefix: mount, deps, tools });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -12,6 +12,7 @@ import { triageNarrative } from '../../src/analysis/narrative/triage.js';
 import { assessSpectral } from '../../src/analysis/spectral.js';
 import { dysonReference } from '../../src/analysis/dyson.js';
 import { DysonRequestSchema, MarketRequestSchema, NarrativeRequestSchema, SpectralRequestSchema } from '../../src/analysis/schemas/index.js';
+import { inputSchemaOf } from '../../src/analysis/tools/catalogue.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { sqliteBackend } from '../helpers/storage.js';
 import { narrativeRequest, seriesRequest } from '../helpers/analysis-requests.js';
@@ -404,7 +405,7 @@ describe('documented maxima fit in one request under the default 16 MiB limit', 
 });
 
 describe('capabilities', () => {
-  it('describes the four REST operations, sorted by name, with their exact input schemas', async () => {
+  it('describes all ten tools, sorted by name, with their exact input schemas, and says MCP reaches them', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/capabilities' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
@@ -412,12 +413,16 @@ describe('capabilities', () => {
     expect(Object.keys(body)).toEqual([
       'schema_version', 'name', 'version', 'implementation_sha256', 'transports', 'tools', 'rest', 'openapi', 'limits', 'posture', 'defaults',
     ]);
-    expect(body).toMatchObject({ schema_version: 'noisefloor.capabilities.v1', name: 'noisefloor', version: '0.4.0', transports: ['rest'], openapi: '/openapi.json' });
-    expect(body.tools.map((tool: { name: string }) => tool.name)).toEqual(['dyson_reference', 'market_assessment', 'narrative_triage', 'spectral_assessment']);
+    expect(body).toMatchObject({ schema_version: 'noisefloor.capabilities.v1', name: 'noisefloor', version: '0.4.0', transports: ['cli', 'stdio', 'streamable-http', 'rest', 'mcp'], openapi: '/openapi.json' });
+    expect(body.tools.map((tool: { name: string }) => tool.name)).toEqual([
+      'ab_test', 'did_it_change', 'dyson_reference', 'forecast_next', 'market_assessment', 'narrative_triage', 'real_or_sampling',
+      'score_forecasts', 'spectral_assessment', 'which_metrics_matter',
+    ]);
     for (const tool of body.tools) {
       expect(Object.keys(tool)).toEqual(['name', 'description', 'input_schema']);
       expect(tool.description.length).toBeGreaterThan(20);
-      expect(tool.input_schema).toEqual(JSON.parse(JSON.stringify(SCHEMAS[tool.name as keyof typeof SCHEMAS])));
+      expect(tool.input_schema).toEqual(JSON.parse(JSON.stringify(inputSchemaOf(tool.name))));
+      if (tool.name in SCHEMAS) expect(tool.input_schema).toEqual(JSON.parse(JSON.stringify(SCHEMAS[tool.name as keyof typeof SCHEMAS])));
     }
     expect(body.rest).toEqual({
       '/v1/market/assess': 'market_assessment',
@@ -446,6 +451,7 @@ describe('capabilities', () => {
       max_series: 32,
       max_observations_per_series: 2048,
       max_events: 500,
+      max_rpc_batch: 16,
       max_spectral_windows: 8,
       max_spectral_window_points: 512,
       max_dyson_dimension: 16,
@@ -509,7 +515,8 @@ describe('OpenAPI', () => {
     const capabilities = (await t.app.inject({ method: 'GET', url: '/v1/capabilities' })).json();
     for (const tool of capabilities.tools) {
       const path = TOOL_PATHS[tool.name as keyof typeof TOOL_PATHS];
-      expect(doc.paths[path].post.requestBody.content['application/json'].schema).toEqual(tool.input_schema);
+      if (path !== undefined) expect(doc.paths[path].post.requestBody.content['application/json'].schema).toEqual(tool.input_schema);
+      expect(doc.paths[`/v1/tools/${tool.name}`].post.requestBody.content['application/json'].schema).toEqual(tool.input_schema);
     }
     expect(JSON.stringify(SCHEMAS)).toBe(PRISTINE_SCHEMAS);
   });

@@ -71,6 +71,107 @@ function analysis(url: string, ok: Scenario[], invalid: Scenario[]): OperationSc
 
 const panel = (series: number, points: number, allFields = true) => JSON.stringify(seriesRequest({ series, points, allFields }));
 
+/** A request body built when the scenario runs, with what it exercises. */
+type Sample = [name: string, body: () => string];
+
+/** Requests for each analysis tool: successes reaching every optional result member, and refusals. */
+const TOOL_SAMPLES: Record<string, { ok: Sample[]; invalid: Sample[] }> = {
+  market_assessment: {
+    ok: [
+      ['three series with every optional member', () => panel(3, 64)],
+      ['a series too short to assess', () => panel(2, 5, false)],
+    ],
+    invalid: [
+      ['missing as_of', () => '{"series": []}'],
+      ['two series with one id', () => {
+        const body = seriesRequest({ series: 2, points: 5 });
+        body.series[1].id = body.series[0].id;
+        return JSON.stringify(body);
+      }],
+    ],
+  },
+  spectral_assessment: {
+    ok: [
+      ['four aligned series over several windows', () => panel(4, 121)],
+      ['one series only', () => panel(1, 30, false)],
+    ],
+    invalid: [['a policy out of bounds', () => JSON.stringify({ series: [], as_of: CLOCK, policy: { window_points: 1 } })]],
+  },
+  narrative_triage: {
+    ok: [['headlines with repeats', () => JSON.stringify(narrativeRequest({ events: 24, titleLength: 80 }))]],
+    invalid: [['two events with one id', () => {
+      const body = narrativeRequest({ events: 2, titleLength: 20 }) as { events: { id: string }[] };
+      body.events[1].id = body.events[0].id;
+      return JSON.stringify(body);
+    }]],
+  },
+  dyson_reference: {
+    ok: [['a small seeded path', () => '{"dimension": 3, "steps": 5, "seed": 6116}']],
+    invalid: [['dimension above the maximum', () => '{"dimension": 99}']],
+  },
+  ab_test: {
+    ok: [
+      ['a decided comparison', () => '{"a_successes": 500, "a_total": 5000, "b_successes": 750, "b_total": 5000}'],
+      ['overlapping arms with labels', () => '{"a_successes": 2, "a_total": 10, "b_successes": 9, "b_total": 10, "alpha": 0.1, "a_label": "control", "b_label": "variant"}'],
+    ],
+    invalid: [
+      ['a_total as a float token', () => '{"a_successes": 1, "a_total": 10.0, "b_successes": 1, "b_total": 10}'],
+      ['more successes than trials', () => '{"a_successes": 11, "a_total": 10, "b_successes": 1, "b_total": 10}'],
+    ],
+  },
+  did_it_change: {
+    ok: [['a jump after a steady stretch', () => '{"values": [1, 2, 1, 2, 1, 2, 1, 2, 8, 9]}']],
+    invalid: [['a boolean among the values', () => '{"values": [1, true]}']],
+  },
+  real_or_sampling: {
+    ok: [
+      ['a move the sample size explains', () => '{"values": [5, 5.5, 6, 6.5, 7, 7.5, 8, 8.5, 9, 9.5, 2.5], "sample_sizes": [100, 110, 120, 130, 140, 150, 160, 170, 180, 190, 50]}'],
+      ['too few pairs', () => '{"values": [1, 2, 3], "sample_sizes": [10, 10, 10]}'],
+    ],
+    invalid: [['lengths differ', () => '{"values": [1, 2, 3], "sample_sizes": [10, 10]}']],
+  },
+  forecast_next: {
+    ok: [
+      ['eleven readings', () => '{"values": [10, 11, 10, 12, 11, 10, 11, 12, 13, 12, 11]}'],
+      ['too few readings', () => '{"values": [1, 2, 3]}'],
+    ],
+    invalid: [['nominal of 1', () => '{"values": [1, 2, 3], "nominal": 1}']],
+  },
+  score_forecasts: {
+    ok: [
+      ['twenty readings', () => '{"values": [10, 11, 10, 12, 11, 10, 11, 12, 13, 12, 11, 14, 12, 12, 13, 11, 15, 14, 14, 13]}'],
+      ['too few readings', () => '{"values": [1, 2, 3]}'],
+    ],
+    invalid: [['an unknown member', () => '{"values": [1, 2, 3], "trade": true}']],
+  },
+  which_metrics_matter: {
+    ok: [
+      ['valid e-values', () => '{"evidence": {"signups": 40, "churn": 12.5, "latency": 0, "revenue": 12.5}, "valid_evalues": true, "alpha": 0.2}'],
+      ['a descriptive ranking', () => '{"evidence": {"a": 100.0, "b": 1.0}}'],
+    ],
+    invalid: [['an empty metric name', () => '{"evidence": {"": 3}}']],
+  },
+};
+
+/** The four REST operations at their own paths, and every tool at /v1/tools/<name>. */
+const ANALYSIS_SCENARIOS: Record<string, OperationScenarios> = (() => {
+  const out: Record<string, OperationScenarios> = {};
+  const at = (url: string, samples: Sample[]): Scenario[] => samples.map(([name, body]) => ({ name, request: () => post(url, body()) }));
+  const REST_PATHS: Record<string, string> = {
+    market_assessment: '/v1/market/assess',
+    spectral_assessment: '/v1/spectral/assess',
+    narrative_triage: '/v1/narrative/triage',
+    dyson_reference: '/v1/research/dyson',
+  };
+  for (const [tool, samples] of Object.entries(TOOL_SAMPLES)) {
+    const rest = REST_PATHS[tool];
+    if (rest !== undefined) out[tool] = analysis(rest, at(rest, samples.ok), at(rest, samples.invalid));
+    const url = `/v1/tools/${tool}`;
+    out[`tool_${tool}`] = analysis(url, at(url, samples.ok), at(url, samples.invalid));
+  }
+  return out;
+})();
+
 export const SCENARIOS: Record<string, OperationScenarios> = {
   health: { url: () => '/healthz', statuses: { 200: [{ name: 'liveness', request: () => ({ url: '/healthz' }) }] } },
 
@@ -84,46 +185,7 @@ export const SCENARIOS: Record<string, OperationScenarios> = {
 
   capabilities: { url: () => '/v1/capabilities', statuses: { 200: [{ name: 'discovery', request: () => ({ url: '/v1/capabilities' }) }] } },
 
-  market_assessment: analysis(
-    '/v1/market/assess',
-    [
-      { name: 'three series with every optional member', request: () => post('/v1/market/assess', panel(3, 64)) },
-      { name: 'a series too short to assess', request: () => post('/v1/market/assess', panel(2, 5, false)) },
-    ],
-    [
-      { name: 'missing as_of', request: () => post('/v1/market/assess', '{"series": []}') },
-      { name: 'two series with one id', request: () => {
-        const body = seriesRequest({ series: 2, points: 5 });
-        body.series[1].id = body.series[0].id;
-        return post('/v1/market/assess', JSON.stringify(body));
-      } },
-    ],
-  ),
-
-  spectral_assessment: analysis(
-    '/v1/spectral/assess',
-    [
-      { name: 'four aligned series over several windows', request: () => post('/v1/spectral/assess', panel(4, 121)) },
-      { name: 'one series only', request: () => post('/v1/spectral/assess', panel(1, 30, false)) },
-    ],
-    [{ name: 'a policy out of bounds', request: () => post('/v1/spectral/assess', JSON.stringify({ series: [], as_of: CLOCK, policy: { window_points: 1 } })) }],
-  ),
-
-  narrative_triage: analysis(
-    '/v1/narrative/triage',
-    [{ name: 'headlines with repeats', request: () => post('/v1/narrative/triage', JSON.stringify(narrativeRequest({ events: 24, titleLength: 80 }))) }],
-    [{ name: 'two events with one id', request: () => {
-      const body = narrativeRequest({ events: 2, titleLength: 20 }) as { events: { id: string }[] };
-      body.events[1].id = body.events[0].id;
-      return post('/v1/narrative/triage', JSON.stringify(body));
-    } }],
-  ),
-
-  dyson_reference: analysis(
-    '/v1/research/dyson',
-    [{ name: 'a small seeded path', request: () => post('/v1/research/dyson', '{"dimension": 3, "steps": 5, "seed": 6116}') }],
-    [{ name: 'dimension above the maximum', request: () => post('/v1/research/dyson', '{"dimension": 99}') }],
-  ),
+  ...ANALYSIS_SCENARIOS,
 
   fundingLatest: {
     url: () => '/v1/funding/latest',

@@ -1,15 +1,18 @@
 // Body of GET /v1/capabilities (`noisefloor.capabilities.v1`): the analysis group's
 // discovery document, members in the order the body carries them.
 import { Type, type Static } from 'typebox';
+import { ANALYSIS_TOOL_NAMES } from '../tools/catalogue.js';
 import { Bool, closed, Int, Num, Sha256, Str, oneOf } from './results-common.js';
 
-export const TOOL_NAMES = ['dyson_reference', 'market_assessment', 'narrative_triage', 'spectral_assessment'] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
+/** The four operations with a REST route of their own (the reference's `rest` map). */
+export const REST_TOOL_NAMES = ['dyson_reference', 'market_assessment', 'narrative_triage', 'spectral_assessment'] as const;
+export type ToolName = (typeof REST_TOOL_NAMES)[number];
 
-const ToolName = oneOf(TOOL_NAMES);
+const ToolName = oneOf(REST_TOOL_NAMES);
+const AnyToolName = oneOf(ANALYSIS_TOOL_NAMES);
 
 const ToolDescriptor = closed({
-  name: ToolName,
+  name: AnyToolName,
   description: Str,
   input_schema: Type.Object({}, { additionalProperties: true, description: 'The JSON schema the operation enforces on its request body.' }),
 });
@@ -20,7 +23,7 @@ export const CapabilitiesResponse = closed(
     name: Type.Literal('noisefloor'),
     version: Str,
     implementation_sha256: Sha256,
-    transports: Type.Array(Str),
+    transports: Type.Array(oneOf(['cli', 'stdio', 'streamable-http', 'rest', 'mcp'] as const)),
     tools: Type.Array(ToolDescriptor),
     rest: Type.Record(Type.String(), ToolName, { description: 'REST path of each operation.' }),
     openapi: Str,
@@ -29,6 +32,7 @@ export const CapabilitiesResponse = closed(
       max_series: Int,
       max_observations_per_series: Int,
       max_events: Int,
+      max_rpc_batch: Int,
       max_spectral_windows: Int,
       max_spectral_window_points: Int,
       max_dyson_dimension: Int,

@@ -1,21 +1,16 @@
-// Group A over REST: the four analysis operations, their discovery document and, under the
-// upstream prefix, the group's health routes.
+// Group A over REST: the four analysis operations, the ten tools under /v1/tools/<name>,
+// their discovery document and, under the upstream prefix, the group's health routes.
 //
-// Request bodies are validated by src/analysis/validate.ts against the published schemas
-// (the contracts in src/http/routes/analysis.ts mark them bodyCheckedByOperation: Fastify's
-// own validator differs in integer, string-length and error-order semantics). Results are
-// encoded with Python's separators and number formatting so bodies are byte-compatible
-// with the reference service.
+// Every tool route runs executeAnalysisTool (the dispatcher behind MCP and the CLI too):
+// the published schemas checked with the upstream's messages and order (the contracts mark
+// bodies bodyCheckedByOperation: Fastify's own validator differs in integer, string-length
+// and error-order semantics), results encoded with Python's separators and number
+// formatting so bodies are byte-compatible with the reference service.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../../core/errors.js';
-import { cloneJson, copyMember, encodePythonBody, LoneSurrogateError } from '../../core/json.js';
+import { encodePythonBody } from '../../core/json.js';
 import { implementationSha256 } from '../../core/build-info.js';
-import { AnalysisErrors } from '../../analysis/errors.js';
-import { compileValidator, type Validator } from '../../analysis/validate.js';
 import {
-  MarketPolicySchema,
-  NarrativePolicySchema,
-  SpectralPolicySchema,
   MAX_DYSON_DIMENSION,
   MAX_DYSON_STEPS,
   MAX_EVENTS,
@@ -23,20 +18,16 @@ import {
   MAX_SERIES,
   MAX_SPECTRAL_WINDOWS,
   MAX_SPECTRAL_WINDOW_POINTS,
-  type DysonRequestInput,
-  type MarketRequestInput,
-  type NarrativeRequestInput,
-  type SpectralRequestInput,
 } from '../../analysis/schemas/index.js';
 import type { Capabilities, ToolName } from '../../analysis/schemas/capabilities.js';
-import { assessMarket } from '../../analysis/market.js';
-import { triageNarrative } from '../../analysis/narrative/triage.js';
-import { assessSpectral } from '../../analysis/spectral.js';
-import { dysonReference } from '../../analysis/dyson.js';
+import { analysisToolSpec, defaultsOf, toolListing, type AnalysisToolName } from '../../analysis/tools/catalogue.js';
+import { executeAnalysisTool } from '../../analysis/tools/execute.js';
+import { ToolErrors } from '../../analysis/tools/errors.js';
+import { MAX_RPC_BATCH } from '../../mcp/limits.js';
 import type { RouteContract } from '../contract.js';
 import { healthBody } from '../health.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
-import { ANALYSIS_TOOLS, Capabilities as CapabilitiesRoute, DysonReference, MarketAssessment, NarrativeTriage, SpectralAssessment } from '../routes/analysis.js';
+import { ANALYSIS_TOOLS, Capabilities as CapabilitiesRoute, TOOL_ROUTE_ENTRIES } from '../routes/analysis.js';
 
 export const ANALYSIS_PREFIX = '/noisefloor';
 
@@ -46,29 +37,11 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-headers': 'Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version',
 };
 
-interface Tool {
-  contract: RouteContract & { body: object };
-  /** Policy object schema whose `default`s the operation applies, or the request schema itself. */
-  defaultsFrom: object;
-  validator: Validator<unknown>;
-  run(body: unknown): unknown;
-}
-
-function tool<T>(contract: Tool['contract'], defaultsFrom: object, run: (body: T) => unknown): Tool {
-  return { contract, defaultsFrom, validator: compileValidator<T>(contract.body), run };
-}
-
-// In ANALYSIS_TOOLS order (sorted by name), the order capabilities lists them in.
-const TOOLS: readonly Tool[] = [
-  tool<DysonRequestInput>(DysonReference, DysonReference.body, (body) => dysonReference(body)),
-  tool<MarketRequestInput>(MarketAssessment, MarketPolicySchema, (body) => assessMarket(body)),
-  tool<NarrativeRequestInput>(NarrativeTriage, NarrativePolicySchema, (body) => triageNarrative(body)),
-  tool<SpectralRequestInput>(SpectralAssessment, SpectralPolicySchema, (body) => assessSpectral(body, body)),
-];
-if (TOOLS.some((t, i) => t.contract !== ANALYSIS_TOOLS[i])) throw new Error('analysis tools and their contracts are out of order');
-
 /** The order the capabilities `rest` member lists the operations in (the upstream's). */
 const REST_ORDER: readonly ToolName[] = ['market_assessment', 'narrative_triage', 'spectral_assessment', 'dyson_reference'];
+
+/** How the analysis tools can be reached, in the reference's order (it also had `python`). */
+const TRANSPORTS: Capabilities['transports'] = ['cli', 'stdio', 'streamable-http', 'rest', 'mcp'];
 
 const POSTURE = {
   offline_computation: true,
@@ -81,29 +54,19 @@ const POSTURE = {
   dyson_reference: 'synthetic_reference_not_market_evidence',
 };
 
-/** The `default` of every member of a policy (or request) schema, keeping number kinds. */
-function defaultsOf(schema: object): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const properties = (schema as { properties: Record<string, Record<string, unknown>> }).properties;
-  for (const [name, member] of Object.entries(properties)) {
-    if (member.default !== undefined) copyMember(out, name, member, 'default');
-  }
-  return out;
-}
-
 /** The discovery document. Built per call so a caller can never alter the next one. */
 export function capabilitiesBody(maxBodyBytes: number): Capabilities {
   const rest: Record<string, ToolName> = {};
-  for (const name of REST_ORDER) rest[TOOLS.find((t) => t.contract.operationId === name)!.contract.url] = name;
+  for (const name of REST_ORDER) rest[analysisToolSpec(name)!.restPath!] = name;
   const defaults: Record<string, unknown> = {};
-  for (const t of TOOLS) defaults[t.contract.operationId] = defaultsOf(t.defaultsFrom);
+  for (const contract of ANALYSIS_TOOLS) defaults[contract.operationId] = defaultsOf(contract.operationId);
   return {
     schema_version: 'noisefloor.capabilities.v1',
     name: 'noisefloor',
     version: '0.4.0',
     implementation_sha256: implementationSha256(),
-    transports: ['rest'],
-    tools: TOOLS.map((t) => ({ name: t.contract.operationId as ToolName, description: t.contract.summary, input_schema: cloneJson(t.contract.body) as Record<string, unknown> })),
+    transports: [...TRANSPORTS],
+    tools: toolListing() as Capabilities['tools'],
     rest,
     openapi: '/openapi.json',
     limits: {
@@ -111,6 +74,7 @@ export function capabilitiesBody(maxBodyBytes: number): Capabilities {
       max_series: MAX_SERIES,
       max_observations_per_series: MAX_OBSERVATIONS_PER_SERIES,
       max_events: MAX_EVENTS,
+      max_rpc_batch: MAX_RPC_BATCH,
       max_spectral_windows: MAX_SPECTRAL_WINDOWS,
       max_spectral_window_points: MAX_SPECTRAL_WINDOW_POINTS,
       max_dyson_dimension: MAX_DYSON_DIMENSION,
@@ -128,23 +92,24 @@ function sendJson(reply: FastifyReply, body: string): FastifyReply {
   return reply.code(200).header('content-type', 'application/json').send(Buffer.from(body, 'utf8'));
 }
 
-/**
- * Runs an operation on a validated body and encodes its result. A non-finite number in a
- * result is the caller's scale problem, not an internal failure; an unpaired surrogate is
- * caught by validation first, but is mapped here too should a digest ever meet one.
- */
-function runEncoded(t: Tool, body: unknown): string {
+/** Whether a request came through a proxy (the reference's `origin` of an activation). */
+export function activationOrigin(request: FastifyRequest): 'direct' | 'edge' {
+  return request.headers['x-forwarded-for'] === undefined ? 'direct' : 'edge';
+}
+
+/** Runs a tool for a REST route and sends its body; one log line per activation, never a value. */
+async function answerTool(request: FastifyRequest, reply: FastifyReply, name: string): Promise<FastifyReply> {
+  const origin = activationOrigin(request);
+  const tool = analysisToolSpec(name)?.name ?? 'unknown';
+  let body: string;
   try {
-    return encodePythonBody(t.run(body));
+    body = (await executeAnalysisTool(name, request.body)).body;
   } catch (error) {
-    if (error instanceof RangeError) {
-      throw new AppError(AnalysisErrors.derived_statistic_overflow, 'a derived statistic is not a finite number; rescale the input units', { cause: error });
-    }
-    if (error instanceof LoneSurrogateError) {
-      throw new AppError(AnalysisErrors.lone_surrogate, 'a string in the request holds an unpaired UTF-16 surrogate, which is not valid Unicode text', { cause: error });
-    }
+    request.log.info({ tool, outcome: 'error', surface: 'rest', origin, code: isAppError(error) ? error.code : 'internal_error' }, 'tool activation');
     throw error;
   }
+  request.log.info({ tool, outcome: 'success', surface: 'rest', origin }, 'tool activation');
+  return sendJson(reply, body);
 }
 
 export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
@@ -161,24 +126,19 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
   };
   const preflightAt = (url: string) => app.options(url, { schema: { hide: true } }, preflight);
 
-  for (const t of TOOLS) {
-    serveRoute(app, options, t.contract, async (request, reply) => {
-      const origin = request.headers['x-forwarded-for'] === undefined ? 'direct' : 'edge';
-      const name = t.contract.operationId;
-      let body: string;
-      try {
-        t.validator.assert(request.body);
-        body = runEncoded(t, request.body);
-      } catch (error) {
-        // Only the tool name and outcome are logged: never a submitted value.
-        request.log.info({ tool: name, outcome: 'error', surface: 'rest', origin, code: isAppError(error) ? error.code : 'internal_error' }, 'tool activation');
-        throw error;
-      }
-      request.log.info({ tool: name, outcome: 'success', surface: 'rest', origin }, 'tool activation');
-      return sendJson(reply, body);
-    });
-    preflightAt(t.contract.url);
+  const operations: ReadonlyArray<[RouteContract, AnalysisToolName]> = [
+    ...ANALYSIS_TOOLS.map((c): [RouteContract, AnalysisToolName] => [c, c.operationId]),
+    ...TOOL_ROUTE_ENTRIES.map(({ contract, tool }): [RouteContract, AnalysisToolName] => [contract, tool]),
+  ];
+  for (const [contract, name] of operations) {
+    serveRoute(app, options, contract, (request, reply) => answerTool(request, reply, name));
+    preflightAt(contract.url);
   }
+  // Any other name under /v1/tools is a tool that does not exist (hidden: not an operation).
+  app.post('/v1/tools/:name', { schema: { hide: true } }, async (request) => {
+    const { name } = request.params as { name: string };
+    throw new AppError(ToolErrors.unknown_tool, `there is no analysis tool called ${JSON.stringify(name)}`);
+  });
 
   serveRoute(app, options, CapabilitiesRoute, async (_request, reply) => sendJson(reply, encodePythonBody(capabilitiesBody(deps.config.bodyLimit))));
   preflightAt(CapabilitiesRoute.url);

@@ -1,7 +1,20 @@
-// Group A contracts: the four analysis operations and their discovery document. Request
-// bodies are checked by the operations themselves (src/analysis/validate.ts, with the
-// upstream's messages and order); the schemas here are what they enforce.
+// Group A contracts: the four analysis operations, the ten tools under /v1/tools/<name>
+// and their discovery document. Request bodies are checked by the operations themselves
+// (src/analysis/validate.ts, with the upstream's messages and order); the schemas here are
+// what they enforce.
+import type { TSchema } from 'typebox';
 import { AnalysisErrors } from '../../analysis/errors.js';
+import type { ErrorDefinition } from '../../core/errors.js';
+import { analysisToolSpecs, type AnalysisToolName } from '../../analysis/tools/catalogue.js';
+import { ToolErrors } from '../../analysis/tools/errors.js';
+import {
+  AbTestResponse,
+  DidItChangeResponse,
+  ForecastNextResponse,
+  RealOrSamplingResponse,
+  ScoreForecastsResponse,
+  WhichMetricsMatterResponse,
+} from '../../analysis/schemas/tool-results.js';
 import { CapabilitiesResponse } from '../../analysis/schemas/capabilities.js';
 import { DysonResponse } from '../../analysis/schemas/dyson-result.js';
 import { DysonRequestSchema, MarketRequestSchema, NarrativeRequestSchema, SpectralRequestSchema } from '../../analysis/schemas/index.js';
@@ -79,7 +92,62 @@ export const Capabilities = defineRoute({
   errors: [],
 });
 
-/** Sorted by operation name, the order capabilities lists the tools in. */
+/** The four operations with routes of their own, sorted by operation name. */
 export const ANALYSIS_TOOLS = [DysonReference, MarketAssessment, NarrativeTriage, SpectralAssessment] as const;
 
-export const ANALYSIS_ROUTES = [...ANALYSIS_TOOLS, Capabilities] as const;
+/** Each tool's result body and the registry errors it raises beyond COMMON. */
+const TOOL_ANSWERS: Readonly<Record<AnalysisToolName, { body: TSchema; description: string; errors: readonly ErrorDefinition[] }>> = {
+  ab_test: {
+    body: AbTestResponse,
+    description: 'The verdict and the two arms’ confidence sequences.',
+    errors: [ToolErrors.successes_exceed_total, ToolErrors.invalid_arm_labels, ToolErrors.alpha_too_small],
+  },
+  did_it_change: { body: DidItChangeResponse, description: 'The monitoring state of the series and the size of the latest move.', errors: [] },
+  dyson_reference: { body: DysonResponse, description: DysonReference.success[200].description, errors: [AnalysisErrors.eigensolver_failed] },
+  forecast_next: { body: ForecastNextResponse, description: 'The next-value interval, or why none can be given yet.', errors: [] },
+  market_assessment: { body: MarketResponse, description: MarketAssessment.success[200].description, errors: SERIES_GATES },
+  narrative_triage: {
+    body: NarrativeResponse,
+    description: NarrativeTriage.success[200].description,
+    errors: [AnalysisErrors.duplicate_event_id, AnalysisErrors.availability_precedes_publication],
+  },
+  real_or_sampling: { body: RealOrSamplingResponse, description: 'The verdict on the latest reading.', errors: [ToolErrors.length_mismatch] },
+  score_forecasts: { body: ScoreForecastsResponse, description: 'The replayed forecasts and their scores, or why none can be replayed yet.', errors: [] },
+  spectral_assessment: {
+    body: SpectralResponse,
+    description: SpectralAssessment.success[200].description,
+    errors: [...SERIES_GATES, AnalysisErrors.not_positive_semidefinite, AnalysisErrors.eigensolver_failed],
+  },
+  which_metrics_matter: { body: WhichMetricsMatterResponse, description: 'The ranking, and the selection when one applies.', errors: [ToolErrors.empty_metric_name] },
+};
+
+/** Where each tool is served under /v1/tools (the four REST operations keep their own paths too). */
+export function toolPath(name: AnalysisToolName): string {
+  return `/v1/tools/${name}`;
+}
+
+/**
+ * `POST /v1/tools/<name>` for every tool, in catalogue order: the dispatcher's validator and
+ * the same bytes as the MCP tool's structuredContent. One operation per tool, so each is
+ * typed with its own request and result schema.
+ */
+export const TOOL_ROUTE_ENTRIES = analysisToolSpecs().map((spec) => {
+  const answer = TOOL_ANSWERS[spec.name];
+  const contract = defineRoute({
+    method: 'POST',
+    url: toolPath(spec.name),
+    operationId: `tool_${spec.name}`,
+    summary: spec.title,
+    description: spec.description,
+    tags: ['analysis tools'],
+    body: spec.schema,
+    bodyCheckedByOperation: true,
+    success: { 200: { description: answer.description, content: { [json]: answer.body } } },
+    errors: [...COMMON, ...answer.errors],
+  });
+  return { tool: spec.name, contract };
+});
+
+export const TOOL_ROUTES = TOOL_ROUTE_ENTRIES.map((entry) => entry.contract);
+
+export const ANALYSIS_ROUTES = [...ANALYSIS_TOOLS, Capabilities, ...TOOL_ROUTES] as const;

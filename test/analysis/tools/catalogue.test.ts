@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { encodePythonBody } from '../../../src/core/json.js';
 import { capabilitiesBody } from '../../../src/http/plugins/analysis.js';
 import {
-  ANALYSIS_TOOL_NAMES, analysisToolSpecs, defaultsOf, inputSchemaOf, isAnalysisToolName, toolListing,
+  ANALYSIS_TOOL_NAMES, analysisToolSpec, analysisToolSpecs, defaultsOf, inputSchemaOf, isAnalysisToolName, toolListing,
 } from '../../../src/analysis/tools/catalogue.js';
+import { fixtureText } from './fixtures.js';
 
 describe('the analysis tool catalogue', () => {
   it('lists the ten tools sorted by name, as the reference does', () => {
@@ -17,14 +18,16 @@ describe('the analysis tool catalogue', () => {
     expect(isAnalysisToolName('constructor')).toBe(false);
   });
 
-  it('keeps the four REST operations exactly as /v1/capabilities publishes them today', () => {
-    const published = capabilitiesBody(16 * 1024 * 1024).tools as { name: string; description: string; input_schema: object }[];
-    const listing = toolListing();
-    for (const entry of published) {
-      const ours = listing.find((t) => t.name === entry.name)!;
-      expect(ours.description, entry.name).toBe(entry.description);
-      expect(encodePythonBody(ours.input_schema), entry.name).toBe(encodePythonBody(entry.input_schema));
-      expect(encodePythonBody(defaultsOf(ours.name as never))).toBe(encodePythonBody((capabilitiesBody(1).defaults as Record<string, object>)[entry.name]));
+  it('keeps the entries of the four REST operations byte for byte as /v1/capabilities published them before it listed ten', () => {
+    // Recorded from capabilitiesBody when it listed the four REST operations only.
+    const before = fixtureText('capabilities-rest-tools.jsonl').trimEnd().split('\n');
+    const published = capabilitiesBody(16 * 1024 * 1024).tools as { name: string }[];
+    expect(published.map((t) => t.name)).toEqual([...ANALYSIS_TOOL_NAMES]);
+    const rest = published.filter((t) => analysisToolSpec(t.name)!.restPath !== undefined);
+    expect(rest.map((t) => encodePythonBody(t))).toEqual(before);
+    expect(encodePythonBody(toolListing())).toBe(encodePythonBody(published));
+    for (const name of ['dyson_reference', 'market_assessment', 'narrative_triage', 'spectral_assessment'] as const) {
+      expect(encodePythonBody(defaultsOf(name))).toBe(encodePythonBody((capabilitiesBody(1).defaults as Record<string, object>)[name]));
     }
     expect(analysisToolSpecs().filter((s) => s.restPath !== undefined).map((s) => s.restPath).sort()).toEqual(
       Object.keys(capabilitiesBody(1).rest as object).sort(),

@@ -1,0 +1,121 @@
+// MCP over Streamable HTTP, stateless: POST /mcp (and under the upstream prefixes) runs a
+// fresh SDK server and transport per request, in JSON response mode. The body is read
+// raw and parsed strictly here (src/mcp/envelope.ts) so parse errors answer JSON-RPC
+// -32700 and each member of a batch stands alone; the shell's body limit and load
+// shedding apply as on every route. Sessions are not used: GET and DELETE answer 405.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { AppError, CoreErrors } from '../../core/errors.js';
+import { createDataContext, type DataContext } from '../../data/service.js';
+import { encodeReply, screenBody, strictArgumentsOf, type RpcErrorReply, type Screened } from '../../mcp/envelope.js';
+import { createMcpServer } from '../../mcp/server.js';
+import type { McpToolContext } from '../../mcp/tools.js';
+import type { AppDeps } from '../deps.js';
+
+/** Where /mcp is served: the root and the upstream prefixes whose services had one. */
+export const MCP_MOUNTS = ['', '/noisefloor', '/openbb'] as const;
+
+const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version',
+  'access-control-max-age': '600',
+};
+
+/** The tool context of one application: its store and clock, group C's service on first use. */
+export function toolContextOf(deps: AppDeps): McpToolContext {
+  let data: DataContext | undefined;
+  return {
+    config: deps.config,
+    storage: deps.storage,
+    clock: deps.clock,
+    data: () => (data ??= createDataContext({ storage: deps.storage, config: deps.config, clock: deps.clock })),
+  };
+}
+
+export interface McpPluginOptions {
+  deps: AppDeps;
+  tools: McpToolContext;
+}
+
+export const mcpPlugin: FastifyPluginAsync<McpPluginOptions> = async (app, options) => {
+  // The raw bytes: the strict parse happens in the handler so a syntax error is a JSON-RPC reply.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  const corsHeaders = (reply: FastifyReply) => {
+    for (const [name, value] of Object.entries(CORS_HEADERS)) reply.header(name, value);
+  };
+
+  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+    corsHeaders(reply);
+    const screened = screenBody(request.body as Buffer);
+    if (!screened.ok) return sendJson(reply, screened.status, screened.reply);
+    const forwarded = screened.messages.flatMap((m) => (m.kind === 'message' ? [m] : []));
+    const outcome: SdkOutcome = forwarded.length > 0 ? await runSdk(request, options.tools, forwarded, screened.batch) : { ok: true, replies: [] };
+    if (!outcome.ok) return sendJson(reply, outcome.status, outcome.body);
+    const replies = ordered(screened.messages, outcome.replies);
+    if (replies.length === 0) return reply.code(202).send();
+    const body = screened.batch ? `[${replies.map((r) => encodeReply(r)).join(', ')}]` : encodeReply(replies[0]);
+    return reply.code(200).header('content-type', 'application/json').send(body);
+  });
+
+  app.get('/mcp', { schema: { hide: true } }, async () => {
+    throw new AppError(CoreErrors.method_not_allowed, 'POST required: this MCP endpoint is stateless and opens no event stream', { headers: { allow: 'OPTIONS, POST' } });
+  });
+  app.delete('/mcp', { schema: { hide: true } }, async () => {
+    throw new AppError(CoreErrors.method_not_allowed, 'sessions are not used, so there is none to end', { headers: { allow: 'OPTIONS, POST' } });
+  });
+  app.options('/mcp', { schema: { hide: true } }, async (_request, reply) => {
+    corsHeaders(reply);
+    return reply.code(204).send();
+  });
+};
+
+function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  return reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
+}
+
+type SdkOutcome = { ok: true; replies: { id?: RequestId }[] } | { ok: false; status: number; body: unknown };
+
+/** Hands the screened messages to a fresh stateless SDK server and collects its replies. */
+async function runSdk(request: FastifyRequest, tools: McpToolContext, messages: Extract<Screened, { kind: 'message' }>[], batch: boolean): Promise<SdkOutcome> {
+  const byId = new Map<RequestId, unknown>();
+  for (const m of messages) {
+    const strict = strictArgumentsOf(m.strict);
+    if ('id' in m.message && m.message.id !== undefined && strict.found) byId.set(m.message.id, strict.value);
+  }
+  const server = createMcpServer(tools, (id) => (byId.has(id) ? { found: true, value: byId.get(id) } : { found: false }));
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    const headers = new Headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' });
+    const version = request.headers['mcp-protocol-version'];
+    if (typeof version === 'string') headers.set('mcp-protocol-version', version);
+    const webRequest = new Request(`http://mcp.local${request.url}`, { method: 'POST', headers });
+    const parsedBody = batch ? messages.map((m) => m.message) : messages[0].message;
+    const response = await transport.handleRequest(webRequest, { parsedBody });
+    const text = await response.text();
+    if (response.status === 202) return { ok: true, replies: [] };
+    const body: unknown = text === '' ? null : JSON.parse(text);
+    if (response.status !== 200) return { ok: false, status: response.status, body };
+    return { ok: true, replies: (Array.isArray(body) ? body : [body]) as { id?: RequestId }[] };
+  } finally {
+    await server.close();
+  }
+}
+
+/** The replies in the order of the messages they answer (error replies where they arose). */
+function ordered(messages: readonly Screened[], sdkReplies: readonly { id?: RequestId }[]): unknown[] {
+  const byId = new Map(sdkReplies.map((r) => [r.id, r]));
+  const out: unknown[] = [];
+  for (const m of messages) {
+    if (m.kind === 'reply') out.push(m.reply satisfies RpcErrorReply);
+    else if (m.kind === 'message' && 'id' in m.message && 'method' in m.message) {
+      const r = byId.get(m.message.id);
+      if (r !== undefined) out.push(r);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,95 @@
+// One MCP server definition for every transport (HTTP at /mcp, stdio): tools/list and
+// tools/call over the tools of src/mcp/tools.ts, built on the SDK's low-level Server so
+// results carry exactly the REST bodies. The SDK re-parses messages into new objects and
+// would lose the int/float kind of number tokens, so tools/call takes its arguments from
+// the strict parse the transport made of the same message (looked up by request id).
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { SERVICE_VERSION } from '../core/build-info.js';
+import { errorBody, resolveError } from '../http/errors.js';
+import { QueryValidationError } from '../data/errors.js';
+import { mcpTool, mcpTools, type McpTool, type McpToolContext } from './tools.js';
+
+const INSTRUCTIONS = [
+  'Evidence Desk answers with descriptive statistics on numbers you send (the analysis tools), hash-verified USD funding-market evidence packets (funding_*) and provenance-preserving research datasets (data_*).',
+  'Every result is the body of the matching REST operation. None of it is a trading signal or a claim that a number is true; a tool that cannot answer says so with isError and a registry code.',
+].join(' ');
+
+/** Where tools/call finds the strictly parsed arguments of a request. */
+export type StrictArguments = (id: RequestId) => { found: true; value: unknown } | { found: false };
+
+/** A running service the tools are answered by instead of the embedded store (`mcp --base`). */
+export interface RemoteTools {
+  list(): Promise<Tool[]>;
+  call(name: string, args: unknown): Promise<CallToolResult>;
+}
+
+export interface McpServerOptions {
+  /** Tools only this transport offers (funding_update on stdio). */
+  extraTools?: readonly McpTool[];
+  remote?: RemoteTools;
+}
+
+/** The tools a server built with `options` lists, sorted by name. */
+export function listedTools(options: McpServerOptions = {}): McpTool[] {
+  return [...mcpTools(), ...(options.extraTools ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+export function createMcpServer(ctx: McpToolContext, strictArguments: StrictArguments, options: McpServerOptions = {}): Server {
+  const server = new Server(
+    { name: 'evidence-desk', title: 'Evidence Desk', version: SERVICE_VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  const tools = listedTools(options);
+  const extra = new Map((options.extraTools ?? []).map((t) => [t.name, t]));
+
+  const describe = (tool: McpTool): Tool => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema as { type: 'object' },
+    outputSchema: { type: 'object' as const, additionalProperties: true },
+    annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  });
+  const remote = options.remote;
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (remote === undefined) return { tools: tools.map(describe) };
+    const listed = [...(await remote.list()), ...(options.extraTools ?? []).map(describe)];
+    return { tools: listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, handlerExtra): Promise<CallToolResult> => {
+    const { name } = request.params;
+    const strict = strictArguments(handlerExtra.requestId);
+    const args = strict.found ? strict.value : request.params.arguments;
+    if (remote !== undefined && !extra.has(name)) return remote.call(name, args ?? {});
+    const tool = extra.get(name) ?? mcpTool(name);
+    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool: there is no tool called ${JSON.stringify(name)}`);
+    return callTool(tool, args ?? {}, ctx);
+  });
+  return server;
+}
+
+/** Runs one tool: the REST body on success, the REST error body with isError otherwise. */
+export async function callTool(tool: McpTool, args: unknown, ctx: McpToolContext): Promise<CallToolResult> {
+  try {
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+      throw new McpError(ErrorCode.InvalidParams, 'tool arguments must be a JSON object');
+    }
+    const text = await tool.run(args as Record<string, unknown>, ctx);
+    return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    const sample = ctx.config.mode === 'sample' && tool.shape !== 'analysis';
+    let body: Record<string, unknown>;
+    if (error instanceof QueryValidationError) {
+      body = error.body();
+      if (sample) body.sample = true;
+    } else {
+      const resolved = resolveError(error);
+      body = errorBody(tool.shape, { code: resolved.code, message: resolved.message, path: resolved.path }, sample);
+    }
+    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
+  }
+}

@@ -1,0 +1,126 @@
+// MCP over stdio for desktop agents: one JSON-RPC message per line in, one per line out.
+// The SDK's own stdio transport parses with JSON.parse, which forgets whether a number was
+// written `10` or `10.0`; this transport parses each line strictly instead, answers parse
+// and envelope errors itself (-32700 / -32600 / -32602), and keeps the strict arguments of
+// each tools/call for the server. No batches on stdio; a line above 2 MiB is refused.
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { parseStrictJson } from '../core/json.js';
+import { encodeReply, INVALID_REQUEST, PARSE_ERROR, rpcError, screenMessage, strictArgumentsOf } from './envelope.js';
+import type { StrictArguments } from './server.js';
+
+export const MAX_STDIO_LINE_BYTES = 2 * 1024 * 1024;
+
+export class StrictStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  /** The current line is over the limit: drop its bytes until the newline. */
+  private discarding = false;
+  private readonly argumentsById = new Map<RequestId, unknown>();
+  private closed = false;
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+  ) {}
+
+  /** For createMcpServer: the strict arguments of a pending tools/call (taken once). */
+  readonly strictArguments: StrictArguments = (id) => {
+    if (!this.argumentsById.has(id)) return { found: false };
+    const value = this.argumentsById.get(id);
+    this.argumentsById.delete(id);
+    return { found: true, value };
+  };
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.on('end', this.onEnd);
+    this.input.on('error', this.onInputError);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return;
+    const line = encodeReply(message, { singleLine: true }) + '\n';
+    await new Promise<void>((resolve) => {
+      if (this.output.write(line)) resolve();
+      else this.output.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
+    this.input.off('error', this.onInputError);
+    this.onclose?.();
+  }
+
+  private readonly onEnd = () => {
+    void this.close();
+  };
+
+  private readonly onInputError = (error: Error) => {
+    this.onerror?.(error);
+  };
+
+  private readonly onData = (chunk: Buffer) => {
+    let start = 0;
+    for (;;) {
+      const newline = chunk.indexOf(0x0a, start);
+      const piece = chunk.subarray(start, newline === -1 ? chunk.length : newline);
+      if (!this.discarding) {
+        this.buffered += piece.length;
+        if (this.buffered > MAX_STDIO_LINE_BYTES) {
+          this.discarding = true;
+          this.chunks = [];
+          this.buffered = 0;
+        } else {
+          this.chunks.push(piece);
+        }
+      }
+      if (newline === -1) return;
+      if (this.discarding) {
+        this.discarding = false;
+        this.reply(rpcError(null, INVALID_REQUEST, `message too large: a line holds at most ${MAX_STDIO_LINE_BYTES} bytes`));
+      } else {
+        const line = Buffer.concat(this.chunks);
+        this.chunks = [];
+        this.buffered = 0;
+        this.handleLine(line);
+      }
+      start = newline + 1;
+    }
+  };
+
+  private handleLine(raw: Buffer): void {
+    const line = raw.length > 0 && raw[raw.length - 1] === 0x0d ? raw.subarray(0, raw.length - 1) : raw;
+    if (line.toString('utf8').trim() === '') return;
+    let parsed: unknown;
+    try {
+      parsed = parseStrictJson(line);
+    } catch (error) {
+      this.reply(rpcError(null, PARSE_ERROR, `parse error: ${(error as Error).message}`));
+      return;
+    }
+    if (Array.isArray(parsed)) {
+      this.reply(rpcError(null, INVALID_REQUEST, 'batches are not accepted on stdio; send one message per line'));
+      return;
+    }
+    const screened = screenMessage(parsed, new Set());
+    if (screened.kind === 'reply') this.reply(screened.reply);
+    if (screened.kind !== 'message') return;
+    const strict = strictArgumentsOf(screened.strict);
+    if ('id' in screened.message && screened.message.id !== undefined && strict.found) this.argumentsById.set(screened.message.id, strict.value);
+    this.onmessage?.(screened.message);
+  }
+
+  private reply(body: unknown): void {
+    if (!this.closed) this.output.write(JSON.stringify(body) + '\n');
+  }
+}

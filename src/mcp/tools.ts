@@ -1,0 +1,244 @@
+// The tools the MCP server offers, across the three groups. Each tool answers with the
+// exact body its REST operation sends (the text rendering) and the same value as
+// structuredContent; a refusal is the REST error body, so a client reads the same `code`
+// on either surface. Arguments arrive from parseStrictJson, so int/float tokens are kept.
+import { AppError, CoreErrors } from '../core/errors.js';
+import { encodePythonBody } from '../core/json.js';
+import { analysisToolSpecs } from '../analysis/tools/catalogue.js';
+import { executeAnalysisTool } from '../analysis/tools/execute.js';
+import { changesBody } from '../funding/changes.js';
+import { historyBody } from '../funding/history.js';
+import { currentEvidence, latestBody, type ReadConfig } from '../funding/latest.js';
+import { FundingReadErrors } from '../funding/read-errors.js';
+import { readLocalUpdate } from '../funding/job/local-update.js';
+import { listSources, queryDataset, type DataContext } from '../data/service.js';
+import type { Config } from '../core/config.js';
+import type { Instant } from '../core/time.js';
+import type { Storage } from '../storage/storage.js';
+import { capabilitiesBody } from '../http/plugins/analysis.js';
+
+/** What the tools read from: the service's store and clock (embedded or in the server). */
+export interface McpToolContext {
+  config: Config;
+  storage: Storage;
+  clock: () => Instant;
+  /** Group C's domain service, created on first use. */
+  data(): DataContext;
+}
+
+/** The error body shape of the group a tool belongs to (`error` or `detail` key). */
+export type ToolShape = 'analysis' | 'evidence';
+
+export interface McpTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  shape: ToolShape;
+  /** The REST body, encoded as the REST operation encodes it. Throws AppError to refuse. */
+  run(args: Record<string, unknown>, ctx: McpToolContext): Promise<string>;
+}
+
+const NOT_ADVICE = 'It is not a trading signal or investment advice, and it makes no claim that the underlying numbers are true.';
+
+function analysisTools(): McpTool[] {
+  const tools: McpTool[] = analysisToolSpecs().map((spec) => ({
+    name: spec.name,
+    title: spec.title,
+    description: `${spec.description} ${NOT_ADVICE}`,
+    inputSchema: spec.schema as Record<string, unknown>,
+    shape: 'analysis' as const,
+    run: async (args) => (await executeAnalysisTool(spec.name, args)).body,
+  }));
+  tools.push({
+    name: 'capabilities',
+    title: 'Analysis capabilities',
+    description:
+      'The discovery document of the analysis tools (the body of GET /v1/capabilities): every tool with its input schema, the transports, limits and defaults. It describes the service, not any data.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    shape: 'analysis',
+    run: async (args, ctx) => {
+      noMembers(args);
+      return encodePythonBody(capabilitiesBody(ctx.config.bodyLimit));
+    },
+  });
+  return tools;
+}
+
+const PACKET_ID = { type: 'string', description: 'A packet id (YYYYMMDDTHHMMSS.ffffffZ followed by 32 hex digits).' };
+
+function fundingTools(): McpTool[] {
+  const readConfig = (ctx: McpToolContext): ReadConfig => ctx.config;
+  const sample = (ctx: McpToolContext) => ctx.config.mode === 'sample';
+  return [
+    {
+      name: 'funding_latest',
+      title: 'Current funding evidence packet',
+      description:
+        'The current hash-verified USD funding-market evidence packet (GET /v1/funding/latest): nine publisher observations as of review_asof, with the packet digests. It is a record of what the publishers printed, not a forecast or a trading signal; when the newest capture failed or is too old the tool refuses (latest_unavailable) rather than answer with an older packet.',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      shape: 'evidence',
+      run: async (args, ctx) => {
+        noMembers(args);
+        const { packet } = await currentEvidence(ctx.storage, readConfig(ctx), ctx.clock());
+        return latestBody(packet, sample(ctx)).body;
+      },
+    },
+    {
+      name: 'funding_changes',
+      title: 'Changes since an earlier funding packet',
+      description:
+        'Metric-by-metric differences from the packet `since` to the current one (GET /v1/funding/changes); `until` makes the call fail if the current packet is no longer that one. A difference is a change in what publishers printed, not a judgement on the market.',
+      inputSchema: {
+        type: 'object',
+        properties: { since: PACKET_ID, until: PACKET_ID },
+        required: ['since'],
+        additionalProperties: false,
+      },
+      shape: 'evidence',
+      run: async (args, ctx) => {
+        onlyMembers(args, ['since', 'until']);
+        const since = optionalString(args, 'since');
+        if (since === undefined) throw new AppError(FundingReadErrors.since_required, 'the argument since (a packet id) is required', { path: '/since' });
+        const until = optionalString(args, 'until');
+        const { encoded } = await changesBody(ctx.storage, readConfig(ctx), ctx.clock(), { since, until });
+        return encoded.body;
+      },
+    },
+    {
+      name: 'funding_history',
+      title: 'Funding packet archive',
+      description:
+        'The archived packets, newest first, a page at a time (GET /v1/funding/history), and the newest capture attempt. Readable even while the current packet is unavailable; listing a packet says it was captured and verified, not that its values are current.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          as_of: { type: 'string', description: 'ISO 8601 instant with a zone; packets archived at or before it. Defaults to now.' },
+          before: PACKET_ID,
+          limit: { type: 'integer', minimum: 1, maximum: 96 },
+        },
+        additionalProperties: false,
+      },
+      shape: 'evidence',
+      run: async (args, ctx) => {
+        onlyMembers(args, ['as_of', 'before', 'limit']);
+        const limit = optionalInteger(args, 'limit');
+        const encoded = await historyBody(ctx.storage, readConfig(ctx), ctx.clock(), {
+          asOf: optionalString(args, 'as_of'),
+          before: optionalString(args, 'before'),
+          limit,
+        });
+        return encoded.body;
+      },
+    },
+  ];
+}
+
+const TRANSPORT_NOTE = 'transport_status says whether every source answered this retrieval; it is not a statement about how fresh the data is.';
+
+function dataTools(): McpTool[] {
+  const text = (maxLength: number) => ({ type: 'string', maxLength });
+  return [
+    {
+      name: 'data_query',
+      title: 'Query a research dataset',
+      description: `Rows of one dataset from one stored snapshot (the data query route), with their sources and receipts. Rows carry what the sources published, not verified facts, and no trading signal; ${TRANSPORT_NOTE}`,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          dataset: { type: 'string', description: 'Dataset id, e.g. money_markets.' },
+          entity: text(100),
+          start_date: { type: 'string', description: 'YYYY-MM-DD' },
+          end_date: { type: 'string', description: 'YYYY-MM-DD' },
+          limit: { type: 'integer', minimum: 1 },
+          offset: { type: 'integer', minimum: 0 },
+          snapshot: { type: 'string', description: 'Answer from exactly this stored snapshot.' },
+          as_retrieved_at: { type: 'string', description: 'Answer from the newest snapshot retrieved at or before this instant.' },
+        },
+        required: ['dataset'],
+        additionalProperties: false,
+      },
+      shape: 'evidence',
+      run: async (args, ctx) => {
+        onlyMembers(args, ['dataset', 'entity', 'start_date', 'end_date', 'limit', 'offset', 'snapshot', 'as_retrieved_at']);
+        for (const name of ['dataset', 'entity', 'start_date', 'end_date', 'snapshot', 'as_retrieved_at']) optionalString(args, name);
+        for (const name of ['limit', 'offset']) optionalInteger(args, name);
+        return JSON.stringify(await queryDataset(ctx.data(), { ...args }));
+      },
+    },
+    {
+      name: 'data_sources',
+      title: 'Source health',
+      description: `The source_health table: one row per registered source with its last retrieval and outcome. A healthy source is one that answered, not one whose numbers are right; ${TRANSPORT_NOTE}`,
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      shape: 'evidence',
+      run: async (args, ctx) => {
+        noMembers(args);
+        return JSON.stringify(await listSources(ctx.data()));
+      },
+    },
+  ];
+}
+
+let registry: Map<string, McpTool> | undefined;
+
+/** Every tool, sorted by name (the order tools/list gives them in). */
+export function mcpTools(): readonly McpTool[] {
+  return [...toolRegistry().values()];
+}
+
+export function mcpTool(name: string): McpTool | undefined {
+  return toolRegistry().get(name);
+}
+
+function toolRegistry(): Map<string, McpTool> {
+  if (registry === undefined) {
+    const all = [...analysisTools(), ...fundingTools(), ...dataTools()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    registry = new Map(all.map((tool) => [tool.name, tool]));
+  }
+  return registry;
+}
+
+function refuse(message: string, path: string): never {
+  throw new AppError(CoreErrors.invalid_request, message, { path });
+}
+
+function noMembers(args: Record<string, unknown>): void {
+  onlyMembers(args, []);
+}
+
+function onlyMembers(args: Record<string, unknown>, allowed: readonly string[]): void {
+  for (const key of Object.keys(args)) {
+    if (!allowed.includes(key)) refuse(`unknown argument ${JSON.stringify(key)}${allowed.length ? `; this tool takes ${allowed.join(', ')}` : '; this tool takes none'}`, `/${key}`);
+  }
+}
+
+function optionalString(args: Record<string, unknown>, name: string): string | undefined {
+  if (!Object.hasOwn(args, name)) return undefined;
+  const value = args[name];
+  if (typeof value !== 'string') refuse(`${name} must be a string`, `/${name}`);
+  return value;
+}
+
+function optionalInteger(args: Record<string, unknown>, name: string): number | undefined {
+  if (!Object.hasOwn(args, name)) return undefined;
+  const value = args[name];
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) refuse(`${name} must be an integer`, `/${name}`);
+  return value;
+}
+
+/** `funding_update` (stdio only): the verified local copy kept by `evidence-desk job --state DIR`. */
+export function fundingUpdateTool(stateDir: string): McpTool {
+  return {
+    name: 'funding_update',
+    title: 'Local funding evidence copy',
+    description:
+      'The funding packet that `evidence-desk job --state DIR` last fetched and verified, read from that directory without any network access and re-verified on every call: {update, review_asof, scope, observations, manifest, changes}. It is as current as the last job run, not live; it is publisher evidence, not a trading signal.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    shape: 'evidence',
+    run: async (args) => {
+      noMembers(args);
+      return JSON.stringify(readLocalUpdate(stateDir));
+    },
+  };
+}

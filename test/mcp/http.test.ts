@@ -1,0 +1,200 @@
+// The MCP server over Streamable HTTP, driven by the SDK's own client against a listening
+// service: every tool answers with its REST body, and malformed traffic gets the
+// documented JSON-RPC or registry errors, never a 500 or a dropped connection.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ANALYSIS_TOOL_NAMES } from '../../src/analysis/tools/catalogue.js';
+import { openFundingHarness, type FundingHarness } from '../funding/harness.js';
+import { TOOL_ARGUMENTS } from './arguments.js';
+
+
+let h: FundingHarness;
+let base: string;
+let client: Client;
+
+async function connect(url: string): Promise<Client> {
+  const c = new Client({ name: 'evidence-desk-test', version: '1.0.0' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return c;
+}
+
+async function rpc(body: string | Uint8Array, path = '/mcp', headers: Record<string, string> = {}): Promise<{ status: number; text: string; headers: Headers }> {
+  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+beforeAll(async () => {
+  h = await openFundingHarness({ mode: 'sample', start: '2026-11-20T15:30:00Z', config: { bodyLimit: 64 * 1024 } });
+  await h.captured();
+  base = await h.app.listen({ port: 0, host: '127.0.0.1' });
+  client = await connect(`${base}/mcp`);
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await h?.close();
+});
+
+describe('MCP over Streamable HTTP with the SDK client', () => {
+  it('initializes and lists the tools of all three groups, sorted by name, read-only', async () => {
+    expect(client.getServerVersion()?.name).toBe('evidence-desk');
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual([...names].sort());
+    expect(names).toEqual(expect.arrayContaining([...ANALYSIS_TOOL_NAMES, 'capabilities', 'funding_latest', 'funding_changes', 'funding_history', 'data_query', 'data_sources']));
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+      expect(tool.description!.length).toBeGreaterThan(40);
+    }
+  });
+
+  it('answers every analysis tool with exactly the REST body (text) and its value (structuredContent)', async () => {
+    for (const name of ANALYSIS_TOOL_NAMES) {
+      const bytes = TOOL_ARGUMENTS[name];
+      const rest = await h.app.inject({ method: 'POST', url: `/v1/tools/${name}`, headers: { 'content-type': 'application/json' }, payload: bytes });
+      expect(rest.statusCode, name).toBe(200);
+      const result = await client.callTool({ name, arguments: JSON.parse(bytes) as Record<string, unknown> });
+      expect(result.isError, name).toBeFalsy();
+      expect((result.content as { text: string }[])[0].text, name).toBe(rest.body);
+      // The wire itself, as any client sees it (the SDK's result parser drops a member named __proto__).
+      const raw = await rpc(`{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "${name}", "arguments": ${bytes}}}`);
+      const wire = JSON.parse(raw.text);
+      expect(wire.result.structuredContent, name).toEqual(JSON.parse(rest.body));
+      expect(Object.keys(wire.result.structuredContent), name).toEqual(Object.keys(JSON.parse(rest.body)));
+    }
+  });
+
+  it('keeps the int/float kind of argument tokens: a_total written 10.0 is refused as REST refuses it', async () => {
+    const args = '{"a_successes": 1, "a_total": 10.0, "b_successes": 1, "b_total": 10}';
+    const rest = await h.app.inject({ method: 'POST', url: '/v1/tools/ab_test', headers: { 'content-type': 'application/json' }, payload: args });
+    expect(rest.statusCode).toBe(422);
+    const res = await rpc(`{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "ab_test", "arguments": ${args}}}`);
+    expect(res.status).toBe(200);
+    const reply = JSON.parse(res.text);
+    expect(reply.id).toBe(7);
+    expect(reply.result.isError).toBe(true);
+    expect(reply.result.structuredContent).toEqual(rest.json());
+    expect(reply.result.structuredContent.code).toBe('invalid_input');
+  });
+
+  it('answers capabilities and the funding tools with their REST bodies', async () => {
+    const same = async (name: string, args: Record<string, unknown>, url: string) => {
+      const rest = await h.get(url);
+      expect(rest.statusCode, url).toBe(200);
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, name).toBeFalsy();
+      expect((result.content as { text: string }[])[0].text, name).toBe(rest.body);
+    };
+    await same('capabilities', {}, '/v1/capabilities');
+    await same('funding_latest', {}, '/v1/funding/latest');
+    await same('funding_history', { limit: 5, as_of: '2026-11-20T15:30:00.000012Z' }, '/v1/funding/history?limit=5&as_of=2026-11-20T15:30:00.000012Z');
+    const packet = (await h.get('/v1/funding/latest')).json().packet_id as string;
+    await same('funding_changes', { since: packet }, `/v1/funding/changes?since=${packet}`);
+  });
+
+  it('turns a funding refusal into isError with the REST code', async () => {
+    const bad = await client.callTool({ name: 'funding_changes', arguments: { since: 'not-a-packet' } });
+    expect(bad.isError).toBe(true);
+    const rest = await h.get('/v1/funding/changes?since=not-a-packet');
+    expect(bad.structuredContent).toEqual(rest.json());
+    const missing = await client.callTool({ name: 'funding_changes', arguments: {} });
+    expect(missing.structuredContent).toMatchObject({ code: 'since_required', path: '/since' });
+    const typed = await client.callTool({ name: 'funding_history', arguments: { limit: '5' } });
+    expect(typed.structuredContent).toMatchObject({ code: 'invalid_request', path: '/limit' });
+  });
+
+  it('queries group C datasets through the domain service', async () => {
+    const result = await client.callTool({ name: 'data_query', arguments: { dataset: 'money_markets', limit: 2 } });
+    expect(result.isError).toBeFalsy();
+    const body = result.structuredContent as Record<string, unknown>;
+    expect(body).toMatchObject({ dataset: 'money_markets', limit: 2, sample: true });
+    expect((result.content as { text: string }[])[0].text).toBe(JSON.stringify(body));
+    const sources = await client.callTool({ name: 'data_sources', arguments: {} });
+    expect(sources.structuredContent).toMatchObject({ dataset: 'source_health' });
+    const refused = await client.callTool({ name: 'data_query', arguments: { dataset: 'no_such_dataset' } });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ code: expect.any(String) as string, path: '/query/dataset' });
+  });
+
+  it('refuses an unknown tool with -32602 and invalid arguments with isError and the registry code', async () => {
+    const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(McpError);
+    expect((unknown as McpError).code).toBe(-32602);
+    const invalid = await client.callTool({ name: 'dyson_reference', arguments: { dimension: 99 } });
+    expect(invalid.isError).toBe(true);
+    expect(invalid.structuredContent).toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('serves the same endpoint under /noisefloor/mcp and /openbb/mcp', async () => {
+    for (const prefix of ['/noisefloor', '/openbb']) {
+      const c = await connect(`${base}${prefix}/mcp`);
+      const result = await c.callTool({ name: 'dyson_reference', arguments: { dimension: 2, steps: 3, seed: 1 } });
+      expect(result.isError).toBeFalsy();
+      await c.close();
+    }
+  });
+});
+
+describe('malformed MCP traffic over HTTP', () => {
+  it('answers a parse error with 400 and -32700', async () => {
+    for (const body of ['{"jsonrpc": "2.0",', '{"a": 1, "a": 2}', '{"x": NaN}', '']) {
+      const res = await rpc(body);
+      expect(res.status, body).toBe(400);
+      expect(JSON.parse(res.text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    }
+  });
+
+  it('refuses an empty or oversize batch with 400 and -32600', async () => {
+    const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+    for (const batch of [[], Array.from({ length: 17 }, (_, i) => ping(i))]) {
+      const res = await rpc(JSON.stringify(batch));
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.text).error.code).toBe(-32600);
+    }
+  });
+
+  it('answers each member of a batch on its own, in order; notifications get no reply', async () => {
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      null,
+      { jsonrpc: '2.0', id: true, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: [] },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'dyson_reference', arguments: { dimension: 2, steps: 2, seed: 3 } } },
+      { jsonrpc: '2.0', id: 4, method: 'no/such/method' },
+    ];
+    const res = await rpc(JSON.stringify(batch));
+    expect(res.status).toBe(200);
+    const replies = JSON.parse(res.text) as { id: unknown; error?: { code: number }; result?: { isError?: boolean } }[];
+    expect(replies.map((r) => [r.id, r.error?.code ?? 'ok'])).toEqual([[1, 'ok'], [null, -32600], [null, -32600], [2, -32602], [3, 'ok'], [4, -32601]]);
+  });
+
+  it('answers a body of notifications only with 202 and no body, and runs nothing', async () => {
+    const res = await rpc(JSON.stringify({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'dyson_reference', arguments: {} } }));
+    expect(res.status).toBe(202);
+    expect(res.text).toBe('');
+  });
+
+  it('applies the body limit (413 with a registry code), and refuses GET and DELETE with 405', async () => {
+    const big = await rpc(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(70 * 1024) } }));
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.text).code).toBe('body_too_large');
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${base}/mcp`, { method });
+      expect(res.status, method).toBe(405);
+      expect(((await res.json()) as { code: string }).code).toBe('method_not_allowed');
+    }
+    const pre = await fetch(`${base}/mcp`, { method: 'OPTIONS' });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('refuses a body that is not JSON with 415 and a registry code', async () => {
+    const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'ping' });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { code: string }).code).toBe('unsupported_media_type');
+  });
+});

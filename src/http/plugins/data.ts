@@ -12,6 +12,7 @@ import { sha256Hex } from '../../core/hash.js';
 import { rowsCsv } from '../../data/csv.js';
 import { encodeDataBody } from '../../data/encode.js';
 import { evidenceDigest, measurementEligible } from '../../data/measurement.js';
+import { openbbApps, openbbWidgets } from '../../data/openbb.js';
 import type { QueryResult } from '../../data/schemas.js';
 import { QueryValidationError } from '../../data/errors.js';
 import { listDatasets, listSnapshots, listSources, queryValidated, release } from '../../data/service.js';
@@ -22,7 +23,7 @@ import { dataContextFor } from '../data-context.js';
 import { sendError } from '../errors.js';
 import type { AppDeps } from '../deps.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
-import { DATA_ROUTES, DataDatasets, DataQuery, DataRelease, DataSnapshots, DataSources } from '../routes/data.js';
+import { DATA_ROUTES, DataDatasets, DataQuery, DataRelease, DataSnapshots, DataSources, OpenBBApps, OpenBBWidgets } from '../routes/data.js';
 import { CORS_ALLOWED_ORIGINS } from './funding.js';
 
 /** Header that names the snapshot an answer was read from (the CSV body cannot say it). */
@@ -180,6 +181,12 @@ export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, op
 
   serveRoute(app, options, DataSnapshots, async (request, reply) =>
     sendTagged(request, reply, { bytes: encodeDataBody(await listSnapshots(ctx, request.query)), type: JSON_TYPE, cacheControl: REVALIDATE }));
+
+  // The manifests never change while the process runs: encode them once.
+  const widgets = encodeDataBody(openbbWidgets());
+  const apps = encodeDataBody(openbbApps());
+  serveRoute(app, options, OpenBBWidgets, async (request, reply) => sendTagged(request, reply, { bytes: widgets, type: JSON_TYPE, cacheControl: REVALIDATE }));
+  serveRoute(app, options, OpenBBApps, async (request, reply) => sendTagged(request, reply, { bytes: apps, type: JSON_TYPE, cacheControl: REVALIDATE }));
 
   for (const route of DATA_ROUTES) app.options(route.url, { schema: { hide: true } }, preflight);
 };

@@ -5,7 +5,7 @@ import { ROW_COLUMNS } from '../../src/data/row-schema.js';
 import { DATASET_IDS } from '../../src/data/dataset-ids.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 
-interface Param { paramName: string; type: string; value: unknown; show: boolean }
+interface Param { paramName: string; type: string; value: string | number | boolean | null; show: boolean }
 interface Widget {
   name: string; description: string; endpoint: string; type: string; gridData: { w: number; h: number }; params: Param[];
   data: { dataKey: string; table: { columnsDefs: { field: string; cellDataType: string }[] } };

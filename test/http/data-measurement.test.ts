@@ -16,7 +16,7 @@ beforeEach(async () => {
   server = await startSourceServer();
   serveJson(server, 'money-market', atlasDoc([{ id: 'US-USD', value: 4.3 }]));
   serveJson(server, 'bank-risk', boardDoc());
-  t = await makeTestApp(liveConfig(server), { clock: testClock('2026-09-25T12:00:00Z') });
+  t = await makeTestApp(liveConfig(server, { maxEventLoopDelay: 0 }), { clock: testClock('2026-09-25T12:00:00Z') });
 });
 afterEach(async () => {
   await t.close();

@@ -6,6 +6,7 @@ import { registerKeys } from './keys.js';
 import { registerUsageReport } from './usage-report.js';
 import { registerCapture } from './capture.js';
 import { registerAnalyse } from './analyse.js';
+import { registerResearchKit } from './research-kit.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-export const COMMANDS: Array<(program: Command) => void> = [registerServe, registerMigrate, registerCapture, registerJob, registerKeys, registerUsageReport, registerAnalyse];
+export const COMMANDS: Array<(program: Command) => void> = [registerServe, registerMigrate, registerCapture, registerJob, registerKeys, registerUsageReport, registerAnalyse, registerResearchKit];

@@ -20,7 +20,7 @@ export function dataValidationBody(codes: readonly string[]): TSchema {
   return Type.Object({
     detail: Type.Array(Type.Object({
       type: Type.String(),
-      loc: Type.Tuple([Type.Literal('query'), Type.String()]),
+      loc: Type.Array(Type.String(), { minItems: 2, maxItems: 2, description: '["query", parameter name]' }),
       msg: Type.String(),
       input: Type.Unknown(),
     }, { additionalProperties: false }), { minItems: 1 }),

@@ -86,14 +86,16 @@ function fromPacket(ctx: FundingReviewContext, attempt: AttemptRow, packet: Veri
   const { config } = ctx;
   const issues: Issue[] = [];
   let available = true;
+  const age = secondsBetween(now, BigInt(attempt.recorded_at_us));
+  // A capture dated in the future is reported as stale (below), not as inconsistent as well.
+  const clockNow = age < -CLOCK_SKEW_SECONDS ? BigInt(attempt.recorded_at_us) : now;
   if (!packet.readyAtCapture || !packet.reviewReady) {
     available = false;
     issues.push({ def: FundingReadErrors.artifact_verification_failed, subject: 'packet' });
-  } else if (!packetClocksConsistent(packet, attempt, now, config.mode)) {
+  } else if (!packetClocksConsistent(packet, attempt, clockNow, config.mode)) {
     available = false;
     issues.push({ def: FundingReadErrors.evidence_clock_invalid, subject: 'packet' });
   }
-  const age = secondsBetween(now, BigInt(attempt.recorded_at_us));
   let stale = false;
   if (age < -CLOCK_SKEW_SECONDS) {
     stale = true;

@@ -40,7 +40,7 @@ export const EvidenceRowSchema = Type.Object({
   evidence_status: Type.Literal('not_evaluated', { description: 'This service does not judge the evidence.' }),
   financial_authority: Type.Literal('none', { description: 'Rows carry no financial authority.' }),
   carrier_verification: Type.Literal('not_performed', { description: 'No carrier verification is performed.' }),
-}, { ...closed, $id: 'EvidenceRow', description: 'One evidence row: the same 23 columns for every dataset.' });
+}, { ...closed, $id: 'EvidenceRow', title: 'EvidenceRow', description: 'One evidence row: the same 23 columns for every dataset.' });
 
 export type EvidenceRow = Static<typeof EvidenceRowSchema>;
 export type RowColumn = keyof EvidenceRow;

@@ -71,6 +71,7 @@ export const SourceRecordFailureSchema = Type.Object({
 
 export const SourceRecordSchema = Type.Union([SourceRecordSuccessSchema, SourceRecordFailureSchema], {
   $id: 'SourceRecord',
+  title: 'SourceRecord',
   description: 'One retrieval of one source document, without the document.',
 });
 export type SourceRecord = Static<typeof SourceRecordSchema>;
@@ -95,7 +96,7 @@ export const QueryResultSchema = Type.Object({
   snapshot_id: SnapshotId,
   snapshot_retrieved_at: InstantZ,
   sample: SampleFlag,
-}, { ...closed, $id: 'QueryResult', description: 'One page of a dataset, from one stored snapshot of its sources.' });
+}, { ...closed, $id: 'QueryResult', title: 'QueryResult', description: 'One page of a dataset, from one stored snapshot of its sources.' });
 export type QueryResult = Static<typeof QueryResultSchema>;
 
 const ColumnSchema = Type.Object({
@@ -117,7 +118,7 @@ export const DatasetEntrySchema = Type.Object({
   row_count: Nullable(Type.Integer({ minimum: 0, description: 'Rows in the newest stored snapshot (all rows, before filters); null when none is stored yet.' })),
   snapshot_id: Nullable(SnapshotId),
   sample: SampleFlag,
-}, { ...closed, $id: 'DatasetEntry' });
+}, { ...closed, $id: 'DatasetEntry', title: 'DatasetEntry' });
 export type DatasetEntry = Static<typeof DatasetEntrySchema>;
 
 export const DatasetsSchema = Type.Array(DatasetEntrySchema, {
@@ -135,7 +136,7 @@ export const ReleaseSchema = Type.Object({
   identity_scope: Type.Literal('operator_supplied_build_revision'),
   institutional_readiness: Type.Literal('not_certified'),
   sample: SampleFlag,
-}, { ...closed, $id: 'Release' });
+}, { ...closed, $id: 'Release', title: 'Release' });
 export type Release = Static<typeof ReleaseSchema>;
 
 const SnapshotSourceSchema = Type.Object({
@@ -154,7 +155,7 @@ export const SnapshotEntrySchema = Type.Object({
   row_count: Type.Integer({ minimum: 0 }),
   transport_status: TransportStatus,
   sources: Type.Array(SnapshotSourceSchema),
-}, { ...closed, $id: 'SnapshotEntry' });
+}, { ...closed, $id: 'SnapshotEntry', title: 'SnapshotEntry' });
 export type SnapshotEntry = Static<typeof SnapshotEntrySchema>;
 
 export const SnapshotListSchema = Type.Object({
@@ -167,12 +168,19 @@ export const SnapshotListSchema = Type.Object({
   limit: Type.Integer({ minimum: 1 }),
   next_offset: Nullable(Type.Integer({ minimum: 1 })),
   sample: SampleFlag,
-}, { ...closed, $id: 'SnapshotList' });
+}, { ...closed, $id: 'SnapshotList', title: 'SnapshotList' });
 export type SnapshotList = Static<typeof SnapshotListSchema>;
 
 export const ValidationItemSchema = Type.Object({
   type: Type.String(),
-  loc: Type.Tuple([Type.Literal('query'), Type.String()]),
+  // Written out as JSON Schema 2020-12 (prefixItems): the request part, then the parameter name.
+  loc: Type.Unsafe<['query', string]>({
+    type: 'array',
+    prefixItems: [{ const: 'query' }, { type: 'string' }],
+    items: false,
+    minItems: 2,
+    description: 'Where the problem is: ["query", <parameter name>].',
+  }),
   msg: Type.String(),
   input: Type.Unknown(),
 }, closed);

@@ -33,13 +33,13 @@ export interface RouteContract {
    */
   readonly bodyCheckedByOperation?: boolean;
   /**
-   * The query schema documents the parameters and the operation checks them itself (the
-   * data group's one 422 body, validation before any fetch): Fastify does not validate them.
+   * The query schema documents the parameters, and the operation checks them itself (group
+   * C answers every invalid parameter with its one 422 body): Fastify accepts any query.
    */
   readonly queryCheckedByOperation?: boolean;
   /**
-   * Error statuses whose body has this operation's own shape instead of the group's
-   * (built from the codes documented for the status, so the code enum stays exact).
+   * Error answers whose body is not the group's usual error shape, by status: the schema
+   * for the codes documented at that status (group C's 422 validation list).
    */
   readonly errorBodies?: Readonly<Record<number, (codes: readonly string[]) => TSchema>>;
   /** Success answers by status. */

@@ -9,7 +9,7 @@ import { QueryValidationError } from '../../data/errors.js';
 import { composeFundingReview } from '../../data/funding-review.js';
 import { researchKitZip } from '../../data/kit/bundle.js';
 import { ifNoneMatchMatches } from '../conditional.js';
-import { dataContextOf } from '../data-context.js';
+import { dataContextFor } from '../data-context.js';
 import { errorBody, sendError } from '../errors.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { AgentQuery, AgentReview, FundingReview, FundingReviewCsv, ResearchKitZip } from '../routes/data-review.js';
@@ -29,7 +29,7 @@ function sendTagged(request: FastifyRequest, reply: FastifyReply, bytes: string 
 export const dataReviewPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
   const { deps, mountedAt } = options;
   const sample = deps.config.mode === 'sample';
-  const ctx = dataContextOf(deps);
+  const ctx = dataContextFor(deps);
 
   // The data group's one 422 body (every invalid parameter listed); other errors as the group's.
   app.setErrorHandler((error, _request, reply) => {

@@ -10,25 +10,11 @@ import { FundingReviewSchema } from '../../data/funding-review-schema.js';
 import { ReviewErrors } from '../../data/review-errors.js';
 import { FundingReadErrors } from '../../funding/read-errors.js';
 import { defineRoute } from '../contract.js';
+import { dataValidationBody } from './data.js';
 
 const json = 'application/json';
 const NOT_MODIFIED = { description: 'Not Modified: the If-None-Match tag names this representation.' };
 const SampleMark = Type.Optional(Type.Literal(true, { description: 'Present only in sample mode.' }));
-
-/** The data group's one 422 body: every invalid parameter listed, the first one's code and pointer. */
-export function dataValidationBody(codes: readonly string[]): TSchema {
-  return Type.Object({
-    detail: Type.Array(Type.Object({
-      type: Type.String(),
-      loc: Type.Array(Type.String(), { minItems: 2, maxItems: 2, description: '["query", parameter name]' }),
-      msg: Type.String(),
-      input: Type.Unknown(),
-    }, { additionalProperties: false }), { minItems: 1 }),
-    code: Type.Enum([...codes], { description: 'Registry code of the first problem.' }),
-    path: Type.String({ description: 'JSON pointer of the first parameter at fault (/query/<name>).' }),
-    sample: SampleMark,
-  }, { additionalProperties: false, description: 'Every invalid parameter, in parameter order.' });
-}
 
 /** The CSV's 503: the group's error body plus the upstream's two members. */
 function csvUnavailableBody(codes: readonly string[]): TSchema {
@@ -104,7 +90,7 @@ export const AgentQuery = defineRoute({
     DataErrors.dataset_required, DataErrors.unknown_dataset, DataErrors.entity_too_long, DataErrors.invalid_date, DataErrors.date_range_reversed,
     DataErrors.invalid_limit, DataErrors.invalid_offset, DataErrors.invalid_snapshot_id, DataErrors.snapshot_not_stored, DataErrors.invalid_instant,
     DataErrors.no_snapshot_at_or_before, DataErrors.conflicting_parameters, ReviewErrors.invalid_revision,
-    DataErrors.snapshot_unreadable, CoreErrors.storage_unavailable,
+    DataErrors.snapshot_unreadable, CoreErrors.storage_unavailable, CoreErrors.storage_busy,
   ],
   errorBodies: { 422: dataValidationBody },
 });
@@ -126,7 +112,7 @@ export const AgentReview = defineRoute({
   success: { 200: { description: 'The review with its revision.', content: { [json]: AgentReviewResultSchema } }, 304: NOT_MODIFIED },
   errors: [
     DataErrors.entity_too_long, DataErrors.invalid_limit, ReviewErrors.invalid_revision, DataErrors.invalid_snapshot_id, DataErrors.snapshot_not_stored,
-    DataErrors.snapshot_unreadable, CoreErrors.storage_unavailable,
+    DataErrors.snapshot_unreadable, CoreErrors.storage_unavailable, CoreErrors.storage_busy,
   ],
   errorBodies: { 422: dataValidationBody },
 });

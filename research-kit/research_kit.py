@@ -269,7 +269,7 @@ def collect(args, dataset, headers):
 
 
 def sorted_json(value):
-    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    return json.dumps(value, indent=2, sort_keys=True, allow_nan=False) + "\n"
 
 
 def csv_cell(value):

@@ -6,6 +6,7 @@
 // the page envelopes are left out (they say how old our transport copy was when a page
 // was answered, not what the source said).
 import { sha256Hex } from '../../core/hash.js';
+import { encodeCanonicalDocument, encodePythonBody, isFloatToken, pyFloatRepr, rawIntegerOf } from '../../core/json.js';
 import type { Capture, CaptureRequest } from './collect.js';
 
 export const CAPTURE_SCHEMA = 'financial-evidence.research-capture.v1';
@@ -14,15 +15,13 @@ export const HISTORY_SCOPE = 'currently_published_not_as_published_vintages';
 
 type Json = Record<string, unknown>;
 
-/** JSON with sorted keys, two-space indent and a final newline. */
+/**
+ * JSON as Python's `json.dumps(value, indent=2, sort_keys=True)` writes it, plus a final
+ * newline: number tokens keep their kind (`66.0` stays `66.0`), so the kit's Python script
+ * writes the same bytes.
+ */
 export function sortedJson(value: unknown): string {
-  const sort = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(sort);
-    if (v === null || typeof v !== 'object') return v;
-    const record = v as Json;
-    return Object.fromEntries(Object.keys(record).sort(compareCodeUnits).map((k) => [k, sort(record[k])]));
-  };
-  return `${JSON.stringify(sort(value), null, 2)}\n`;
+  return encodeCanonicalDocument(value);
 }
 
 // Python's sort of str keys compares code points; for the BMP keys rows carry, code units agree.
@@ -30,25 +29,31 @@ function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** A number as the page sent it (Python's repr for a float token, exact digits for a big integer). */
+function numberText(container: object, key: string | number, n: number): string {
+  if (isFloatToken(container, key)) return pyFloatRepr(n);
+  return rawIntegerOf(container, key) ?? String(n);
+}
+
 /** A text a spreadsheet could run as a formula gets a leading apostrophe; the JSON keeps the original. */
-export function csvCell(value: unknown): string {
+export function csvCell(value: unknown, container?: object, key?: string | number): string {
   if (value === null || value === undefined) return '';
   let text: string;
   if (typeof value === 'string') {
     text = /^[ ]*[=+\-@]/.test(value) || /^[\t\r\n]/.test(value) ? `'${value}` : value;
-  } else if (typeof value === 'number' || typeof value === 'boolean') {
-    // Numbers are written as the JSON had them: a negative number is data, not a formula.
-    text = JSON.stringify(value);
+  } else if (typeof value === 'number' && container !== undefined && key !== undefined) {
+    // Numbers are written as the page sent them: a negative number is data, not a formula.
+    text = numberText(container, key, value);
   } else {
-    text = JSON.stringify(value);
+    text = encodePythonBody(value);
   }
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function rowsCsv(rows: readonly Json[]): string {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))].sort(compareCodeUnits);
-  const lines = [columns.map(csvCell).join(',')];
-  for (const row of rows) lines.push(columns.map((c) => csvCell(row[c])).join(','));
+  const lines = [columns.map((c) => csvCell(c)).join(',')];
+  for (const row of rows) lines.push(columns.map((c) => csvCell(row[c], row, c)).join(','));
   return lines.map((l) => `${l}\r\n`).join('');
 }
 

@@ -47,7 +47,8 @@ describe('agent routes', () => {
     serveJson(server, 'money-market', atlasDoc([{ id: 'US-USD', value: 0 }, { id: 'EU-EUR', value: 3.2 }]));
     serveJson(server, 'bank-risk', boardDoc());
     serveJson(server, 'market-liquidity', liquidityDoc());
-    t = await makeTestApp(liveConfig(server), { clock });
+    // liveConfig carries every default, load shedding included: off here, as makeTestApp intends.
+    t = await makeTestApp({ ...liveConfig(server), maxEventLoopDelay: 0 }, { clock });
   });
   afterEach(async () => {
     await t.close();
@@ -86,6 +87,13 @@ describe('agent routes', () => {
     expect(second.change_status).toBe('changed');
     expect(second.revision).not.toBe(first.revision);
     expect(second.returned_rows).toBe(2);
+  });
+
+  it('bodies print row values in the data group\'s number forms (a float-kind 0 is 0.0)', async () => {
+    for (const url of ['/api/v1/agent-query?dataset=money_markets&limit=1', '/api/v1/agent-review?limit=1']) {
+      const res = await t.app.inject({ url });
+      expect(res.body).toContain('"value":0.0');
+    }
   });
 
   it('another filter is another revision', async () => {

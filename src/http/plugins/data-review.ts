@@ -1,10 +1,12 @@
 // Group C routes of issue 12: the funding review from our own archive and its CSV, the
 // agent routes, and the research kit download. Handlers are thin: validation and
-// composition live in src/data; here each body gets its strong ETag (304 on a match) and
+// composition live in src/data; here each body is encoded as the data group encodes
+// (Python's number forms, docs/DECISIONS.md), gets its strong ETag (304 on a match) and
 // the headers the upstream documents.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../../core/hash.js';
 import { agentQuery, agentReview } from '../../data/agent.js';
+import { encodeDataBody } from '../../data/encode.js';
 import { QueryValidationError } from '../../data/errors.js';
 import { composeFundingReview } from '../../data/funding-review.js';
 import { researchKitZip } from '../../data/kit/bundle.js';
@@ -43,7 +45,7 @@ export const dataReviewPlugin: FastifyPluginAsync<GroupPluginOptions> = async (a
 
   serveRoute(app, options, FundingReview, async (request, reply) => {
     const { body } = await composeFundingReview(deps);
-    return sendTagged(request, reply, JSON.stringify(body), 'application/json; charset=utf-8');
+    return sendTagged(request, reply, encodeDataBody(body), 'application/json; charset=utf-8');
   });
 
   serveRoute(app, options, FundingReviewCsv, async (request, reply) => {
@@ -71,12 +73,12 @@ export const dataReviewPlugin: FastifyPluginAsync<GroupPluginOptions> = async (a
 
   serveRoute(app, options, AgentQuery, async (request, reply) => {
     const body = await agentQuery(ctx, request.query);
-    return sendTagged(request, reply, JSON.stringify(body), 'application/json; charset=utf-8');
+    return sendTagged(request, reply, encodeDataBody(body), 'application/json; charset=utf-8');
   });
 
   serveRoute(app, options, AgentReview, async (request, reply) => {
     const body = await agentReview(ctx, request.query);
-    return sendTagged(request, reply, JSON.stringify(body), 'application/json; charset=utf-8');
+    return sendTagged(request, reply, encodeDataBody(body), 'application/json; charset=utf-8');
   });
 
   serveRoute(app, options, ResearchKitZip, async (request, reply) => {

@@ -29,7 +29,9 @@ const cli = (args: string[]) => run(process.execPath, [bin, 'research-kit', ...a
 const FILES = ['evidence.json', 'receipt.json', 'rows.csv'];
 const read = (dir: string) => Object.fromEntries(FILES.map((f) => [f, fs.readFileSync(path.join(dir, f))]));
 
-describe('research kit end to end', () => {
+// Each test spawns the CLI (tsx compiles on start) or python3 several times: on a loaded
+// machine that alone can take longer than the suite's default 30 s.
+describe('research kit end to end', { timeout: 180_000 }, () => {
   let t: TestApp;
   let base: string;
   let work: string;

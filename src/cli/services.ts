@@ -3,5 +3,6 @@
 import type { BackgroundService } from '../platform/services.js';
 import { captureScheduler } from '../funding/scheduler.js';
 import { retentionSweeper } from '../applications/retention-sweeper.js';
+import { dataSnapshotSweeper } from '../data/sweeper.js';
 
-export const SERVICES: readonly BackgroundService[] = [captureScheduler, retentionSweeper];
+export const SERVICES: readonly BackgroundService[] = [captureScheduler, retentionSweeper, dataSnapshotSweeper];

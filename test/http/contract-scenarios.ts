@@ -415,6 +415,22 @@ export const SCENARIOS: Record<string, OperationScenarios> = {
       503: [{ name: 'store unreachable', app: 'broken', request: () => get('/api/v1/snapshots?dataset=money_markets') }],
     },
   },
+
+  openbbWidgets: {
+    url: () => '/openbb/widgets.json',
+    statuses: {
+      200: [{ name: 'widgets.json under the backend base', request: () => get('/openbb/widgets.json') }],
+      304: [{ name: 'its own ETag', request: (f) => withEtagOf(f, '/openbb/widgets.json') }],
+    },
+  },
+
+  openbbApps: {
+    url: () => '/openbb/apps.json',
+    statuses: {
+      200: [{ name: 'apps.json under the backend base', request: () => get('/openbb/apps.json') }],
+      304: [{ name: 'its own ETag', request: (f) => withEtagOf(f, '/openbb/apps.json') }],
+    },
+  },
 };
 
 /** Documented answers no scenario can produce, with the reason (`*` = every operation). */

@@ -18,7 +18,7 @@ let clock: TestClock;
 let t: TestApp;
 
 async function start(overrides: Partial<Config> = {}): Promise<void> {
-  t = await makeTestApp(liveConfig(server, overrides), { clock });
+  t = await makeTestApp(liveConfig(server, { maxEventLoopDelay: 0, ...overrides }), { clock });
 }
 
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers });

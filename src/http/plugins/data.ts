@@ -5,10 +5,15 @@
 // If-None-Match with 304. Every invalid query parameter answers with the group's one 422
 // body; every other failure keeps the evidence error shape.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../core/errors.js';
+import { AppError, isAppError } from '../../core/errors.js';
+import { recordDataRead, hasDataExclusionHeader } from '../../applications/data-reads.js';
+import { resolveCaller } from '../../applications/credential.js';
 import { sha256Hex } from '../../core/hash.js';
 import { rowsCsv } from '../../data/csv.js';
 import { encodeDataBody } from '../../data/encode.js';
+import { evidenceDigest, measurementEligible } from '../../data/measurement.js';
+import { openbbApps, openbbWidgets } from '../../data/openbb.js';
+import type { QueryResult } from '../../data/schemas.js';
 import { QueryValidationError } from '../../data/errors.js';
 import { listDatasets, listSnapshots, listSources, queryValidated, release } from '../../data/service.js';
 import { validateQuery } from '../../data/validate.js';
@@ -16,8 +21,9 @@ import { FundingReadErrors } from '../../funding/read-errors.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import { dataContextFor } from '../data-context.js';
 import { sendError } from '../errors.js';
+import type { AppDeps } from '../deps.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
-import { DATA_ROUTES, DataDatasets, DataQuery, DataRelease, DataSnapshots, DataSources } from '../routes/data.js';
+import { DATA_ROUTES, DataDatasets, DataQuery, DataRelease, DataSnapshots, DataSources, OpenBBApps, OpenBBWidgets } from '../routes/data.js';
 import { CORS_ALLOWED_ORIGINS } from './funding.js';
 
 /** Header that names the snapshot an answer was read from (the CSV body cannot say it). */
@@ -44,19 +50,55 @@ interface Representation {
   cacheControl: string;
   snapshotId?: string;
   headers?: Record<string, string>;
+  /** Measures the answer once 200 or 304 is decided; resolves to the measurement header. */
+  measure?: (notModified: boolean) => Promise<string>;
 }
 
 /** Sends the bytes with their strong ETag, or 304 when If-None-Match names it. */
-function sendTagged(request: FastifyRequest, reply: FastifyReply, rep: Representation): FastifyReply {
+async function sendTagged(request: FastifyRequest, reply: FastifyReply, rep: Representation): Promise<FastifyReply> {
   const etag = `"${sha256Hex(rep.bytes)}"`;
+  const notModified = ifNoneMatchMatches(request.headers['if-none-match'], etag);
   reply.header('etag', etag);
   reply.header('cache-control', rep.cacheControl);
   reply.header('vary', 'Origin');
   if (rep.snapshotId) reply.header(SNAPSHOT_HEADER, rep.snapshotId);
   for (const [name, value] of Object.entries(rep.headers ?? {})) reply.header(name, value);
+  if (rep.measure) reply.header(MEASUREMENT_HEADER, await rep.measure(notModified));
   reply.type(rep.type);
-  if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  if (notModified) return reply.code(304).send();
   return reply.code(200).send(rep.bytes);
+}
+
+export const MEASUREMENT_HEADER = 'x-financial-evidence-measurement';
+
+/**
+ * Usage measurement of one query answer (upstream §2.2). It never fails the read: a key
+ * that is not usable only says `invalid_measurement_key`, a store that cannot record says
+ * `unavailable`.
+ */
+async function measureQuery(deps: AppDeps, request: FastifyRequest, result: QueryResult, notModified: boolean): Promise<string> {
+  if (request.method === 'HEAD') return 'not_eligible';
+  const app = { storage: deps.storage, clock: deps.clock };
+  let caller;
+  try {
+    caller = await resolveCaller(app, request.headers.authorization);
+  } catch (error) {
+    if (isAppError(error) && error.status === 401) return 'invalid_measurement_key';
+    request.log.warn({ err: error }, 'measurement key could not be checked; the read is served without measurement');
+    return 'unavailable';
+  }
+  try {
+    return await recordDataRead(app, {
+      caller,
+      excluded: hasDataExclusionHeader(request.headers),
+      eligible: measurementEligible(result),
+      notModified,
+      digest: evidenceDigest(result),
+    });
+  } catch (error) {
+    request.log.warn({ err: error }, 'usage measurement failed; the read is served without it');
+    return 'unavailable';
+  }
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -123,6 +165,7 @@ export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, op
     // An answer from a chosen snapshot never changes, so caches may keep it and revalidate.
     const pinned = params.snapshot !== null || params.asRetrievedAt !== null;
     const cacheControl = pinned ? REVALIDATE : NO_STORE;
+    const measure = (notModified: boolean) => measureQuery(deps, request, result, notModified);
     if (params.format === 'csv') {
       return sendTagged(request, reply, {
         bytes: rowsCsv(result.results),
@@ -130,13 +173,20 @@ export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, op
         cacheControl,
         snapshotId: result.snapshot_id,
         headers: { 'content-disposition': `attachment; filename="${result.dataset}.csv"` },
+        measure,
       });
     }
-    return sendTagged(request, reply, { bytes: encodeDataBody(result), type: JSON_TYPE, cacheControl, snapshotId: result.snapshot_id });
+    return sendTagged(request, reply, { bytes: encodeDataBody(result), type: JSON_TYPE, cacheControl, snapshotId: result.snapshot_id, measure });
   });
 
   serveRoute(app, options, DataSnapshots, async (request, reply) =>
     sendTagged(request, reply, { bytes: encodeDataBody(await listSnapshots(ctx, request.query)), type: JSON_TYPE, cacheControl: REVALIDATE }));
+
+  // The manifests never change while the process runs: encode them once.
+  const widgets = encodeDataBody(openbbWidgets());
+  const apps = encodeDataBody(openbbApps());
+  serveRoute(app, options, OpenBBWidgets, async (request, reply) => sendTagged(request, reply, { bytes: widgets, type: JSON_TYPE, cacheControl: REVALIDATE }));
+  serveRoute(app, options, OpenBBApps, async (request, reply) => sendTagged(request, reply, { bytes: apps, type: JSON_TYPE, cacheControl: REVALIDATE }));
 
   for (const route of DATA_ROUTES) app.options(route.url, { schema: { hide: true } }, preflight);
 };

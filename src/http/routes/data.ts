@@ -11,6 +11,7 @@ import {
 } from '../../data/constants.js';
 import { DATASET_IDS } from '../../data/dataset-ids.js';
 import { DataErrors } from '../../data/errors.js';
+import { AppsSchema, WidgetsSchema } from '../../data/openbb.js';
 import { DatasetsSchema, QueryResultSchema, ReleaseSchema, SnapshotListSchema, ValidationItemSchema } from '../../data/schemas.js';
 import { defineRoute } from '../contract.js';
 
@@ -135,4 +136,24 @@ export const DataSnapshots = defineRoute({
   errors: [DataErrors.dataset_required, DataErrors.unknown_dataset, DataErrors.invalid_limit, DataErrors.invalid_offset, ...STORE],
 });
 
-export const DATA_ROUTES = [DataRelease, DataDatasets, DataSources, DataQuery, DataSnapshots] as const;
+export const OpenBBWidgets = defineRoute({
+  method: 'GET',
+  url: '/widgets.json',
+  operationId: 'openbbWidgets',
+  summary: 'OpenBB Workspace widgets: one table per dataset (backend base URL: /openbb)',
+  tags,
+  success: { 200: { description: 'widgets.json, keyed by widget id.', content: { [json]: WidgetsSchema } }, 304: NOT_MODIFIED },
+  errors: [],
+});
+
+export const OpenBBApps = defineRoute({
+  method: 'GET',
+  url: '/apps.json',
+  operationId: 'openbbApps',
+  summary: 'OpenBB Workspace app laying the dataset widgets out in tabs',
+  tags,
+  success: { 200: { description: 'apps.json.', content: { [json]: AppsSchema } }, 304: NOT_MODIFIED },
+  errors: [],
+});
+
+export const DATA_ROUTES = [DataRelease, DataDatasets, DataSources, DataQuery, DataSnapshots, OpenBBWidgets, OpenBBApps] as const;

@@ -41,7 +41,7 @@ const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 const INTEGER = /^-?[0-9]+$/;
 
 // A repeated parameter counts with its last value, as the upstream framework reads it.
-function single(raw: RawQuery, name: string): string | undefined {
+export function single(raw: RawQuery, name: string): string | undefined {
   if (!Object.hasOwn(raw, name)) return undefined;
   const value = raw[name];
   if (value === undefined || value === null) return undefined;
@@ -67,7 +67,7 @@ function readDataset(raw: RawQuery, problems: ValidationProblem[]): DatasetId | 
   return value;
 }
 
-function readInteger(
+export function readInteger(
   raw: RawQuery, name: string, fallback: number, min: number, max: number, def: typeof DataErrors.invalid_limit, problems: ValidationProblem[],
 ): number {
   const value = single(raw, name);
@@ -102,7 +102,15 @@ function readDate(raw: RawQuery, name: string, problems: ValidationProblem[]): s
   return value;
 }
 
-export function validateQuery(raw: RawQuery): QueryParams {
+/** Default and largest `limit` of a table query (the agent query allows fewer rows). */
+export interface LimitBounds {
+  readonly defaultLimit: number;
+  readonly maximumLimit: number;
+}
+
+export const TABLE_LIMITS: LimitBounds = { defaultLimit: DEFAULT_LIMIT, maximumLimit: MAXIMUM_LIMIT };
+
+export function validateQuery(raw: RawQuery, bounds: LimitBounds = TABLE_LIMITS): QueryParams {
   const problems: ValidationProblem[] = [];
   const dataset = readDataset(raw, problems);
 
@@ -112,7 +120,7 @@ export function validateQuery(raw: RawQuery): QueryParams {
   }
   const startDate = readDate(raw, 'start_date', problems);
   const endDate = readDate(raw, 'end_date', problems);
-  const limit = readInteger(raw, 'limit', DEFAULT_LIMIT, 1, MAXIMUM_LIMIT, DataErrors.invalid_limit, problems);
+  const limit = readInteger(raw, 'limit', bounds.defaultLimit, 1, bounds.maximumLimit, DataErrors.invalid_limit, problems);
   const offset = readInteger(raw, 'offset', 0, 0, MAXIMUM_OFFSET, DataErrors.invalid_offset, problems);
 
   const snapshotText = single(raw, 'snapshot');

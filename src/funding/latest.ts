@@ -75,17 +75,26 @@ export async function currentEvidence(storage: Storage, config: ReadConfig, now:
   if (!packet.readyAtCapture || !packet.reviewReady) {
     throw fail(FundingReadErrors.artifact_verification_failed, 'the current packet was not ready when it was captured');
   }
-  // Clocks must tell one consistent story: captured ≤ archived ≤ attempt recorded ≤ now
-  // (within skew), and a live review date cannot lie after the capture's own day.
-  const clocksSane =
+  if (!packetClocksConsistent(packet, attempt, now, config.mode)) {
+    throw fail(FundingReadErrors.evidence_clock_invalid, 'the clocks recorded for the current packet are inconsistent');
+  }
+  return { attempt, packet };
+}
+
+/**
+ * Clocks must tell one consistent story: captured ≤ archived ≤ attempt recorded ≤ now
+ * (within skew), and a live review date cannot lie after the capture's own day.
+ */
+export function packetClocksConsistent(packet: VerifiedPacket, attempt: AttemptRow, now: Instant, mode: string): boolean {
+  const recordedAt = BigInt(attempt.recorded_at_us);
+  return (
     packet.sourceCapturedAt <= packet.archivedAt &&
     packet.archivedAt <= recordedAt &&
     BigInt(attempt.started_at_us) <= recordedAt &&
     secondsBetween(now, packet.archivedAt) >= -CLOCK_SKEW_SECONDS &&
     // Bundled sample documents carry fixed dates, which may lie after today's date.
-    (config.mode === 'sample' || (parseIsoDate(packet.reviewAsof) ?? Infinity) <= utcDayOf(packet.sourceCapturedAt));
-  if (!clocksSane) throw fail(FundingReadErrors.evidence_clock_invalid, 'the clocks recorded for the current packet are inconsistent');
-  return { attempt, packet };
+    (mode === 'sample' || (parseIsoDate(packet.reviewAsof) ?? Infinity) <= utcDayOf(packet.sourceCapturedAt))
+  );
 }
 
 export interface EncodedBody {

@@ -8,12 +8,14 @@ import type { ErrorShape } from './error-schemas.js';
 import { analysisPlugin, ANALYSIS_PREFIX } from './plugins/analysis.js';
 import { applicationsPlugin } from './plugins/applications.js';
 import { dataPlugin } from './plugins/data.js';
+import { dataReviewPlugin } from './plugins/data-review.js';
 import { fundingPlugin } from './plugins/funding.js';
 import { systemPlugin } from './plugins/system.js';
 import type { GroupPluginOptions } from './route.js';
 import { ANALYSIS_ROUTES } from './routes/analysis.js';
 import { APPLICATION_ROUTES } from './routes/applications.js';
 import { DATA_ROUTES } from './routes/data.js';
+import { DATA_REVIEW_ROUTES } from './routes/data-review.js';
 import { FUNDING_ROUTES } from './routes/funding.js';
 import { SYSTEM_ROUTES } from './routes/system.js';
 
@@ -34,4 +36,7 @@ export const GROUPS: readonly GroupDefinition[] = [
   { name: 'funding', prefix: '/funding-evidence', shape: 'evidence', routes: FUNDING_ROUTES, plugin: fundingPlugin },
   { name: 'applications', prefix: '/funding-evidence', shape: 'evidence', routes: APPLICATION_ROUTES, plugin: applicationsPlugin },
   { name: 'data', prefix: '/openbb', shape: 'evidence', routes: DATA_ROUTES, plugin: dataPlugin },
+  // Issue 12's data routes (funding review, agents, research kit): their own plugin, same
+  // prefix and error shape; they share the data group's context (src/http/data-context.ts).
+  { name: 'data-review', prefix: '/openbb', shape: 'evidence', routes: DATA_REVIEW_ROUTES, plugin: dataReviewPlugin },
 ];

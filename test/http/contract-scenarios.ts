@@ -313,6 +313,82 @@ export const SCENARIOS: Record<string, OperationScenarios> = {
     },
   },
 
+  fundingReview: {
+    url: () => '/api/v1/funding-review',
+    statuses: {
+      200: [
+        { name: 'fresh packet', request: () => ({ url: '/api/v1/funding-review' }) },
+        { name: 'stale packet', app: 'stale', request: () => ({ url: '/api/v1/funding-review' }) },
+        { name: 'store unreachable', app: 'broken', request: () => ({ url: '/api/v1/funding-review' }) },
+      ],
+      304: [{ name: 'If-None-Match: *', request: () => ({ url: '/api/v1/funding-review', headers: { 'if-none-match': '*' } }) }],
+    },
+  },
+
+  fundingReviewCsv: {
+    url: () => '/api/v1/funding-review.csv',
+    statuses: {
+      200: [{ name: 'fresh packet', request: () => ({ url: '/api/v1/funding-review.csv' }) }],
+      304: [{ name: 'If-None-Match: *', request: () => ({ url: '/api/v1/funding-review.csv', headers: { 'if-none-match': '*' } }) }],
+      503: [
+        { name: 'stale packet', app: 'stale', request: () => ({ url: '/api/v1/funding-review.csv' }) },
+        { name: 'store unreachable', app: 'broken', request: () => ({ url: '/api/v1/funding-review.csv' }) },
+      ],
+    },
+  },
+
+  agentQuery: {
+    url: () => '/api/v1/agent-query?dataset=money_markets',
+    statuses: {
+      200: [
+        { name: 'first page', request: () => ({ url: '/api/v1/agent-query?dataset=money_markets&limit=2' }) },
+        {
+          name: 'unchanged since the revision sent',
+          request: async (f) => {
+            const first = (await f.main.get('/api/v1/agent-query?dataset=money_markets&limit=2')).json<{ revision: string }>();
+            return { url: `/api/v1/agent-query?dataset=money_markets&limit=2&previous_revision=${first.revision}` };
+          },
+        },
+      ],
+      304: [{ name: 'If-None-Match: *', request: () => ({ url: '/api/v1/agent-query?dataset=bank_risk', headers: { 'if-none-match': '*' } }) }],
+      422: [
+        { name: 'limit above 100', request: () => ({ url: '/api/v1/agent-query?dataset=money_markets&limit=101' }) },
+        { name: 'no dataset, bad revision', request: () => ({ url: '/api/v1/agent-query?previous_revision=ABC' }) },
+      ],
+      503: [{ name: 'store unreachable', app: 'broken', request: () => ({ url: '/api/v1/agent-query?dataset=money_markets' }) }],
+    },
+  },
+
+  agentReview: {
+    url: () => '/api/v1/agent-review',
+    statuses: {
+      200: [
+        { name: 'three sections', request: () => ({ url: '/api/v1/agent-review?limit=2' }) },
+        {
+          name: 'unchanged since the revision sent',
+          request: async (f) => {
+            const first = (await f.main.get('/api/v1/agent-review?limit=2')).json<{ revision: string }>();
+            return { url: `/api/v1/agent-review?limit=2&previous_revision=${first.revision}` };
+          },
+        },
+      ],
+      304: [{ name: 'If-None-Match: *', request: () => ({ url: '/api/v1/agent-review', headers: { 'if-none-match': '*' } }) }],
+      422: [
+        { name: 'limit 26', request: () => ({ url: '/api/v1/agent-review?limit=26' }) },
+        { name: 'malformed snapshot', request: () => ({ url: '/api/v1/agent-review?snapshot=abc' }) },
+      ],
+      503: [{ name: 'store unreachable', app: 'broken', request: () => ({ url: '/api/v1/agent-review' }) }],
+    },
+  },
+
+  researchKitZip: {
+    url: () => '/api/v1/research-kit.zip',
+    statuses: {
+      200: [{ name: 'the kit', request: () => ({ url: '/api/v1/research-kit.zip' }) }],
+      304: [{ name: 'If-None-Match: *', request: () => ({ url: '/api/v1/research-kit.zip', headers: { 'if-none-match': '*' } }) }],
+    },
+  },
+
   dataRelease: {
     url: () => '/api/v1/release',
     statuses: {

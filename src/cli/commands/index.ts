@@ -7,6 +7,7 @@ import { registerUsageReport } from './usage-report.js';
 import { registerCapture } from './capture.js';
 import { registerAnalyse } from './analyse.js';
 import { registerMcp } from './mcp.js';
+import { registerResearchKit } from './research-kit.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-export const COMMANDS: Array<(program: Command) => void> = [registerServe, registerMigrate, registerCapture, registerJob, registerKeys, registerUsageReport, registerAnalyse, registerMcp];
+export const COMMANDS: Array<(program: Command) => void> = [registerServe, registerMigrate, registerCapture, registerJob, registerKeys, registerUsageReport, registerAnalyse, registerResearchKit, registerMcp];

@@ -1,0 +1,89 @@
+// Group C routes of issue 12: the funding review from our own archive and its CSV, the
+// agent routes, and the research kit download. Handlers are thin: validation and
+// composition live in src/data; here each body is encoded as the data group encodes
+// (Python's number forms, docs/DECISIONS.md), gets its strong ETag (304 on a match) and
+// the headers the upstream documents.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { sha256Hex } from '../../core/hash.js';
+import { agentQuery, agentReview } from '../../data/agent.js';
+import { encodeDataBody } from '../../data/encode.js';
+import { QueryValidationError } from '../../data/errors.js';
+import { composeFundingReview } from '../../data/funding-review.js';
+import { researchKitZip } from '../../data/kit/bundle.js';
+import { ifNoneMatchMatches } from '../conditional.js';
+import { dataContextFor } from '../data-context.js';
+import { errorBody, sendError } from '../errors.js';
+import { serveRoute, type GroupPluginOptions } from '../route.js';
+import { AgentQuery, AgentReview, FundingReview, FundingReviewCsv, ResearchKitZip } from '../routes/data-review.js';
+
+/** Answers change with every capture and every source refresh: caches must ask again. */
+const REVALIDATE = 'no-cache';
+
+function sendTagged(request: FastifyRequest, reply: FastifyReply, bytes: string | Uint8Array, type: string, cacheControl = REVALIDATE): FastifyReply {
+  const etag = `"${sha256Hex(bytes)}"`;
+  reply.header('etag', etag);
+  reply.header('cache-control', cacheControl);
+  reply.type(type);
+  if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  return reply.code(200).send(Buffer.from(bytes));
+}
+
+export const dataReviewPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
+  const { deps, mountedAt } = options;
+  const sample = deps.config.mode === 'sample';
+  const ctx = dataContextFor(deps);
+
+  // The data group's one 422 body (every invalid parameter listed); other errors as the group's.
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof QueryValidationError) {
+      const body: Record<string, unknown> = error.body();
+      if (sample) body.sample = true;
+      return reply.code(error.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+    }
+    return sendError(reply, 'evidence', error, sample);
+  });
+
+  serveRoute(app, options, FundingReview, async (request, reply) => {
+    const { body } = await composeFundingReview(deps);
+    return sendTagged(request, reply, encodeDataBody(body), 'application/json; charset=utf-8');
+  });
+
+  serveRoute(app, options, FundingReviewCsv, async (request, reply) => {
+    const outcome = await composeFundingReview(deps);
+    const { body, csv, refusal } = outcome;
+    reply.header('x-financial-evidence-capture', body.capture_id ?? 'none');
+    reply.header('x-data-readiness', body.data_readiness);
+    reply.header('x-release-identity', body.release_identity);
+    reply.header('x-funding-review-scope', body.review_scope);
+    reply.header('x-funding-review-as-of', body.review_asof ?? 'unknown');
+    reply.header('cache-control', 'no-store');
+    if (csv === null || refusal !== null) {
+      const def = refusal!.def;
+      const error = {
+        status: 'capture_unavailable_or_stale',
+        review: `${mountedAt}${FundingReview.url}`,
+        ...errorBody('evidence', { code: def.code, message: `the funding review is not ready (${def.meaning}); the review says why` }, sample),
+      };
+      reply.header('retry-after', String(refusal!.retryAfter));
+      return reply.code(def.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(error));
+    }
+    reply.header('content-disposition', 'attachment; filename="funding-observations.csv"');
+    return sendTagged(request, reply, csv.bytes, 'text/csv; charset=utf-8', 'no-store');
+  });
+
+  serveRoute(app, options, AgentQuery, async (request, reply) => {
+    const body = await agentQuery(ctx, request.query);
+    return sendTagged(request, reply, encodeDataBody(body), 'application/json; charset=utf-8');
+  });
+
+  serveRoute(app, options, AgentReview, async (request, reply) => {
+    const body = await agentReview(ctx, request.query);
+    return sendTagged(request, reply, encodeDataBody(body), 'application/json; charset=utf-8');
+  });
+
+  serveRoute(app, options, ResearchKitZip, async (request, reply) => {
+    const zip = researchKitZip(app.swagger());
+    reply.header('content-disposition', 'attachment; filename="evidence-desk-research-kit.zip"');
+    return sendTagged(request, reply, zip, 'application/zip', 'no-cache');
+  });
+};

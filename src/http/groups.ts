@@ -8,11 +8,13 @@ import type { ErrorShape } from './error-schemas.js';
 import { analysisPlugin, ANALYSIS_PREFIX } from './plugins/analysis.js';
 import { applicationsPlugin } from './plugins/applications.js';
 import { fundingPlugin } from './plugins/funding.js';
+import { pagePlugin } from './plugins/page.js';
 import { systemPlugin } from './plugins/system.js';
 import type { GroupPluginOptions } from './route.js';
 import { ANALYSIS_ROUTES } from './routes/analysis.js';
 import { APPLICATION_ROUTES } from './routes/applications.js';
 import { FUNDING_ROUTES } from './routes/funding.js';
+import { PAGE_ROUTES } from './routes/page.js';
 import { SYSTEM_ROUTES } from './routes/system.js';
 
 export interface GroupDefinition {
@@ -28,6 +30,7 @@ export interface GroupDefinition {
 
 export const GROUPS: readonly GroupDefinition[] = [
   { name: 'system', prefix: '', shape: 'any', routes: SYSTEM_ROUTES, plugin: systemPlugin },
+  { name: 'page', prefix: '', shape: 'any', routes: PAGE_ROUTES, plugin: pagePlugin },
   { name: 'analysis', prefix: ANALYSIS_PREFIX, shape: 'analysis', routes: ANALYSIS_ROUTES, plugin: analysisPlugin },
   { name: 'funding', prefix: '/funding-evidence', shape: 'evidence', routes: FUNDING_ROUTES, plugin: fundingPlugin },
   { name: 'applications', prefix: '/funding-evidence', shape: 'evidence', routes: APPLICATION_ROUTES, plugin: applicationsPlugin },

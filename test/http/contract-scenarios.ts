@@ -72,6 +72,16 @@ function analysis(url: string, ok: Scenario[], invalid: Scenario[]): OperationSc
 const panel = (series: number, points: number, allFields = true) => JSON.stringify(seriesRequest({ series, points, allFields }));
 
 export const SCENARIOS: Record<string, OperationScenarios> = {
+  servicePage: {
+    url: () => '/',
+    statuses: {
+      200: [
+        { name: 'a browser (HTML)', request: () => ({ url: '/', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } }) },
+        { name: 'a client asking for JSON', request: () => ({ url: '/', headers: { accept: 'application/json' } }) },
+      ],
+    },
+  },
+
   health: { url: () => '/healthz', statuses: { 200: [{ name: 'liveness', request: () => ({ url: '/healthz' }) }] } },
 
   readiness: {

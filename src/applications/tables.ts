@@ -43,7 +43,24 @@ export interface AggregatesTable {
   count: number;
 }
 
+/** One consented browser event: a keyed hash of the visitor, a UTC date, a packet, a kind. */
+export interface BrowserEventsTable {
+  /** Hex HMAC-SHA-256 of the visitor id under the `browser-visitor` secret. */
+  visitor_hash: string;
+  day: string;
+  packet: string;
+  kind: string;
+}
+
+/** Secrets the service creates for itself (hex), shared by every instance on the store. */
+export interface ServiceSecretsTable {
+  name: string;
+  value_hex: string;
+}
+
 export interface ApplicationTables {
+  browser_events: BrowserEventsTable;
+  service_secrets: ServiceSecretsTable;
   applications: ApplicationsTable;
   completions: CompletionsTable;
   cohorts: CohortsTable;

@@ -52,4 +52,152 @@ describe.skipIf(!chromiumPath)('the web page in chromium', () => {
     expect(problems.list).toEqual([]);
     await page.context().close();
   });
+
+  it('disables a tampered artifact\'s download with a visible message and keeps the others', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    await page.route('**/review.json', async (route) => {
+      const response = await route.fetch();
+      const body = Buffer.from(await response.body());
+      body[body.length - 3] ^= 0x01;
+      await route.fulfill({ response, body });
+    });
+    await page.goto(`${base}/#funding`);
+    const failed = page.locator('#downloads .failed');
+    await failed.waitFor();
+    expect(await failed.count()).toBe(1);
+    expect(await failed.textContent()).toMatch(/verification failed, download disabled: review\.json hashes to [0-9a-f]{64}/);
+    const tampered = page.locator('#downloads a[data-file="review.json"]');
+    expect(await tampered.getAttribute('aria-disabled')).toBe('true');
+    expect(await tampered.getAttribute('href')).toBeNull();
+    expect(await page.locator('#downloads .ok').count()).toBe(2);
+    expect(await page.locator('#funding-status').textContent()).toContain('1 check(s) failed');
+    await screenshot(page, 'funding-tampered');
+    await context.close();
+  });
+
+  it('records exactly one event for verified downloads after consent, and "forget me" removes it', async () => {
+    const { page, problems } = await open('#funding');
+    const events = () => h.storage.db.selectFrom('browser_events').selectAll().execute();
+    await page.locator('#downloads .ok').nth(2).waitFor();
+    // Without consent nothing is sent and nothing is stored in the browser.
+    const first = page.waitForEvent('download');
+    await page.click('#downloads a[data-file="observations.csv"]');
+    const download = await first;
+    expect(download.suggestedFilename()).toBe(`${packets[2]}-observations.csv`);
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(await events()).toHaveLength(0);
+
+    await page.check('#consent');
+    const visitor = await page.evaluate(() => (JSON.parse(localStorage.getItem('evidence-desk.visitor') ?? 'null') as { id: string } | null)?.id);
+    expect(visitor).toMatch(/^[0-9a-f]{32}$/);
+    const counted = page.waitForEvent('download');
+    await page.click('#downloads a[data-file="observations.csv"]');
+    await counted;
+    await expect.poll(() => page.locator('#consent-status').textContent()).toBe('Download counted.');
+    const again = page.waitForEvent('download');
+    await page.click('#downloads a[data-file="review.json"]');
+    await again;
+    await expect.poll(() => page.locator('#consent-status').textContent()).toBe('Download already counted today.');
+    const stored = await events();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ packet: packets[2], kind: 'packet_download' });
+    expect(JSON.stringify(stored)).not.toContain(visitor!);
+
+    await page.click('#forget');
+    await expect.poll(() => page.locator('#consent-status').textContent()).toContain('Forgotten');
+    expect(await events()).toHaveLength(0);
+    expect(await page.isChecked('#consent')).toBe(false);
+    expect(await page.evaluate(() => localStorage.getItem('evidence-desk.visitor'))).toBeNull();
+    expect(problems.list).toEqual([]);
+    await page.context().close();
+  });
+
+  /** Pixels of a canvas that have the given colour (within a small tolerance). */
+  async function pixelsOf(page: Page, selector: string, rgb: [number, number, number]): Promise<number> {
+    return page.$eval(
+      selector,
+      (canvas, colour) => {
+        const c = canvas as HTMLCanvasElement;
+        const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          if (Math.abs(data[i] - colour[0]) < 12 && Math.abs(data[i + 1] - colour[1]) < 12 && Math.abs(data[i + 2] - colour[2]) < 12 && data[i + 3] > 200) n++;
+        }
+        return n;
+      },
+      rgb,
+    );
+  }
+
+  it('runs the example panel and draws the spectral, concentration, series and Dyson charts', async () => {
+    const { page, problems } = await open('#analysis');
+    await page.click('#panel-example');
+    await expect.poll(() => page.inputValue('#panel-csv')).toMatch(/^time,alpha,bravo,charlie,delta/);
+    await page.click('#panel-run');
+    await expect.poll(() => page.locator('#analysis-status').textContent()).toMatch(/^Market: \w+\. Spectral: \w+, \d+ window/);
+    for (const chart of ['#chart-eigen', '#chart-concentration', '#chart-series']) {
+      // The first series colour (#1f77b4) is drawn: the canvas holds data, not only axes.
+      expect(await pixelsOf(page, `${chart} canvas`, [0x1f, 0x77, 0xb4]), chart).toBeGreaterThan(20);
+    }
+    expect(await page.locator('#market-flags li').count()).toBe(4);
+    await page.fill('#dyson-dimension', '5');
+    await page.fill('#dyson-steps', '60');
+    await page.fill('#dyson-seed', '7');
+    await page.click('#dyson-form button[type="submit"]');
+    await page.locator('#chart-dyson canvas').waitFor();
+    expect(await pixelsOf(page, '#chart-dyson canvas', [0x1f, 0x77, 0xb4])).toBeGreaterThan(20);
+    expect(await pixelsOf(page, '#chart-dyson canvas', [0xd6, 0x27, 0x28])).toBeGreaterThan(20);
+    await screenshot(page, 'analysis');
+    // Chromium's hint about the test's own pixel reads (getImageData) is not the page's doing.
+    expect(problems.list.filter((p) => !p.includes('willReadFrequently'))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows an API error with its registry code', async () => {
+    const { page, problems } = await open('#analysis');
+    // Valid CSV, but a series id longer than the API allows (128 characters).
+    await page.fill('#panel-csv', `time,${'x'.repeat(200)}\n2026-01-01T00:00:00Z,1\n2026-01-01T01:00:00Z,2\n`);
+    await page.click('#panel-run');
+    const box = page.locator('#analysis-error');
+    await box.waitFor();
+    expect(await box.locator('code').textContent()).toBe('invalid_input');
+    expect(await box.textContent()).toMatch(/^invalid_input: .+/);
+    // The 422 itself is the expected answer here.
+    expect(problems.list.filter((p) => !/422/.test(p))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('has no horizontal scroll at 360 px wide on any view', async () => {
+    for (const view of ['funding', 'analysis', 'data']) {
+      const { page } = await open(`#${view}`, 360);
+      if (view === 'funding') await page.locator('#downloads .ok').nth(2).waitFor();
+      if (view === 'analysis') {
+        await page.click('#panel-example');
+        await expect.poll(() => page.inputValue('#panel-csv')).not.toBe('');
+        await page.click('#panel-run');
+        await page.locator('#chart-series canvas').waitFor();
+      }
+      const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      expect(widths.scroll, view).toBeLessThanOrEqual(widths.client);
+      await screenshot(page, `${view}-360px`);
+      await page.context().close();
+    }
+  });
+
+  it('is usable from the keyboard: tabs reach the views and every control has a label', async () => {
+    const { page } = await open('');
+    await page.keyboard.press('Tab'); // skip link
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-analysis');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.isVisible('#view-analysis')).toBe(true);
+    const unlabelled = await page.$$eval('input, select, textarea', (controls) =>
+      controls.filter((c) => !(c as HTMLInputElement).labels?.length && !c.getAttribute('aria-label')).map((c) => c.id),
+    );
+    expect(unlabelled).toEqual([]);
+    await page.context().close();
+  });
 });

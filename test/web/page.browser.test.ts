@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The page in a real browser (chromium), against a real listening service in sample mode
 // with three captured packets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -8,7 +8,7 @@
 export type TrafficClass = 'unverified' | 'internal' | 'synthetic' | 'external_verified';
 /** Aggregates also count requests made without a key. */
 export type AggregateClass = TrafficClass | 'anonymous';
-export type UsageOutcome = 'data_response' | 'not_modified';
+export type UsageOutcome = 'data_response' | 'not_modified' | 'data_query' | 'data_query_not_modified';
 
 export interface ApplicationsTable {
   /** 32 lowercase hex characters. */
@@ -58,10 +58,19 @@ export interface ServiceSecretsTable {
   value_hex: string;
 }
 
+/** A measured data-query read (group C): one per application, UTC date and response digest. */
+export interface DataReadsTable {
+  application: string;
+  day: string;
+  digest: string;
+  traffic_class: TrafficClass;
+}
+
 export interface ApplicationTables {
   browser_events: BrowserEventsTable;
   service_secrets: ServiceSecretsTable;
   applications: ApplicationsTable;
+  data_reads: DataReadsTable;
   completions: CompletionsTable;
   cohorts: CohortsTable;
   aggregates: AggregatesTable;

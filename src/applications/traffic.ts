@@ -3,7 +3,7 @@
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
-const EXCLUDED_TRAFFIC_CLASSES = new Set(['operator', 'internal', 'synthetic', 'test']);
+export const EXCLUDED_TRAFFIC_CLASSES: ReadonlySet<string> = new Set(['operator', 'internal', 'synthetic', 'test']);
 
 function values(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];

@@ -11,17 +11,9 @@ import { projectMoneyMarketHistory } from './projections/money-market-history.js
 import { projectMoneyMarkets } from './projections/money-markets.js';
 import type { Projector } from './projections/types.js';
 import type { Topic } from './registry.js';
+import type { DatasetId } from './dataset-ids.js';
 
-export const DATASET_IDS = [
-  'money_markets',
-  'money_market_history',
-  'capital_markets',
-  'bank_risk',
-  'market_liquidity',
-  'china_economy',
-  'source_health',
-] as const;
-export type DatasetId = (typeof DATASET_IDS)[number];
+export { DATASET_IDS, type DatasetId } from './dataset-ids.js';
 
 export interface DatasetSpec {
   id: DatasetId;

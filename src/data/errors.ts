@@ -20,6 +20,7 @@ export const DataErrors = defineErrors('data', {
   snapshot_not_stored: { status: 422, meaning: 'No stored snapshot of this dataset has that id (never made, or removed by retention).' },
   invalid_instant: { status: 422, meaning: 'as_retrieved_at is not a UTC instant (YYYY-MM-DDTHH:MM:SS[.ffffff] with Z or +00:00).' },
   no_snapshot_at_or_before: { status: 422, meaning: 'No stored snapshot of this dataset was retrieved at or before as_retrieved_at.' },
+  invalid_format: { status: 422, meaning: 'format is neither json nor csv.' },
   conflicting_parameters: { status: 422, meaning: 'snapshot and as_retrieved_at each choose a snapshot; send at most one of them.' },
   snapshot_unreadable: { status: 503, meaning: 'A stored snapshot could not be read back intact (a document it needs is missing or damaged).' },
 });

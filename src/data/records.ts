@@ -3,48 +3,11 @@
 import type { SourceKey } from '../core/config.js';
 import { markFloat } from '../core/json.js';
 import { CARRIER_STATE, FINANCIAL_AUTHORITY } from './constants.js';
-import { fixedFacts, type Topic } from './registry.js';
+import { fixedFacts } from './registry.js';
 import { prefixedSha, secondsZ, type Retrieval } from './retrieval.js';
-import type { SourceReported } from './source-reported.js';
+import type { CacheInfo, SourceRecord, SourceReported } from './schemas.js';
 
-export interface CacheInfo {
-  hit: boolean;
-  age_seconds: number;
-  ttl_seconds: number;
-}
-
-export interface SourceRecordSuccess {
-  topic: Topic;
-  product: string;
-  source_url: string;
-  human_scope_url: string;
-  financial_authority: string;
-  carrier_state: string;
-  retrieved_at: string;
-  evidence_class: string;
-  ok: true;
-  resolved_url: string;
-  bytes: number;
-  content_sha256: string;
-  source_reported: SourceReported;
-  cache: CacheInfo;
-}
-
-export interface SourceRecordFailure {
-  topic: Topic;
-  product: string;
-  source_url: string;
-  human_scope_url: string;
-  financial_authority: string;
-  carrier_state: string;
-  retrieved_at: string;
-  evidence_class: string;
-  ok: false;
-  error: string;
-  cache: CacheInfo;
-}
-
-export type SourceRecord = SourceRecordSuccess | SourceRecordFailure;
+export type { CacheInfo, SourceRecord };
 
 /** Age of our copy in seconds, 3 decimals (never negative when clocks disagree). */
 export function cacheInfo(retrieval: Retrieval, nowUs: number, hit: boolean, ttlSeconds: number): CacheInfo {
@@ -56,7 +19,7 @@ export function cacheInfo(retrieval: Retrieval, nowUs: number, hit: boolean, ttl
 
 export function sourceRecord(key: SourceKey, retrieval: Retrieval, reported: SourceReported | null, cache: CacheInfo): SourceRecord {
   const facts = fixedFacts(key);
-  const head = {
+  const head: Omit<SourceRecord, 'ok' | 'cache' | 'error' | 'resolved_url' | 'bytes' | 'content_sha256' | 'source_reported'> = {
     topic: facts.topic,
     product: facts.product,
     source_url: retrieval.sourceUrl,

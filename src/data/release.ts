@@ -4,23 +4,14 @@
 // service (src/core/config.ts), so a typo never publishes a wrong identity.
 import { SERVICE_NAME, SERVICE_VERSION } from '../core/build-info.js';
 import type { Config } from '../core/config.js';
+import type { Release } from './schemas.js';
 
 export const RELEASE_SCHEMA = 'financial-evidence.workspace-release.v1';
 export const WORKSPACE_CONTRACT = 'financial-evidence.workspace.v1';
 /** The version of the upstream workspace API these routes are compatible with. */
 export const WORKSPACE_VERSION = '1.2.0';
 
-export interface ReleaseIdentity {
-  schema: string;
-  release_id: string;
-  workspace_version: string;
-  package_version: string;
-  source_commit: string | null;
-  contract: string;
-  source_repository: string;
-  identity_scope: string;
-  institutional_readiness: string;
-}
+export type ReleaseIdentity = Release;
 
 export function releaseIdentity(config: Pick<Config, 'releaseCommit'>): ReleaseIdentity {
   const commit = config.releaseCommit;

@@ -46,7 +46,6 @@ export async function attemptRetrieval(entry: SourceEntry, registry: SourceRegis
       maxBytes: entry.maxBytes,
       timeoutMs: entry.timeoutMs,
       deadlineMs: deadlineFor(entry.timeoutMs),
-      acceptsContentType: isJsonMediaType,
     });
   } catch (error) {
     if (error instanceof SourceFetchError) return fail(error.kind, error.message);

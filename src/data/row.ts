@@ -4,42 +4,14 @@
 
 import { markFloat } from '../core/json.js';
 import { CARRIER_VERIFICATION, EVIDENCE_STATUS, FINANCIAL_AUTHORITY } from './constants.js';
+import type { DatasetId } from './dataset-ids.js';
+import type { EvidenceRow } from './row-schema.js';
 
-export interface EvidenceRow {
-  dataset: string;
-  product: string;
-  entity_id: string | null;
-  entity_name: string | null;
-  metric: string | null;
-  value: number | null;
-  unit: string | null;
-  as_of: string | null;
-  source_status: string | null;
-  availability: string;
-  source_url: string;
-  source_field: string;
-  observation_url: string | null;
-  retrieved_at: string | null;
-  content_sha256: string | null;
-  published_at: string | null;
-  knowledge_time: string | null;
-  rights_status: string | null;
-  context: string | null;
-  transport_status: string;
-  evidence_status: string;
-  financial_authority: string;
-  carrier_verification: string;
-}
-
-export const ROW_COLUMNS = [
-  'dataset', 'product', 'entity_id', 'entity_name', 'metric', 'value', 'unit', 'as_of', 'source_status', 'availability',
-  'source_url', 'source_field', 'observation_url', 'retrieved_at', 'content_sha256', 'published_at', 'knowledge_time',
-  'rights_status', 'context', 'transport_status', 'evidence_status', 'financial_authority', 'carrier_verification',
-] as const satisfies readonly (keyof EvidenceRow)[];
+export { EvidenceRowSchema, ROW_COLUMNS, type EvidenceRow } from './row-schema.js';
 
 /** What every row of one source shares. */
 export interface RowBase {
-  dataset: string;
+  dataset: DatasetId;
   product: string;
   source_url: string;
   retrieved_at: string | null;

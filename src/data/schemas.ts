@@ -1,92 +1,45 @@
 // TypeBox schemas of the data group's bodies: validation, static types and OpenAPI in
-// one place, for the route layer to use as response schemas. Every object is closed
-// (additionalProperties: false): a key we do not document never leaves.
+// one place. Every object is closed (additionalProperties: false): a key we do not
+// document never leaves. The types the code uses are the Statics of these schemas.
 
 import { Type, type Static, type TSchema } from 'typebox';
-import { DATASET_IDS } from './datasets.js';
-import { ROW_COLUMNS } from './row.js';
+import { DatasetIdSchema, EvidenceRowSchema, SecondsZ, Sha256Prefixed } from './row-schema.js';
+
+export { EvidenceRowSchema, rowColumns, type EvidenceRow } from './row-schema.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const closed = { additionalProperties: false } as const;
 const SampleFlag = Type.Optional(Type.Literal(true, { description: 'Present (true) only in sample mode: made-up documents.' }));
 
-const Sha256Prefixed = Type.String({ pattern: '^sha256:[0-9a-f]{64}$' });
 const SnapshotId = Type.String({ pattern: '^[0-9a-f]{32}$', description: 'Snapshot id: pass it as `snapshot` to page over exactly these source states.' });
-const DatasetIdSchema = Type.Union(DATASET_IDS.map((id) => Type.Literal(id)));
 const TransportStatus = Type.Union([Type.Literal('complete'), Type.Literal('partial'), Type.Literal('unavailable')]);
-const SecondsZ = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' });
 const InstantZ = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{6})?Z$' });
 
-type Column = (typeof ROW_COLUMNS)[number];
-type Kind = 'string' | 'string?' | 'number?';
-
-// [kind, description, schema override] per column; the order of ROW_COLUMNS is the order.
-const COLUMN_DOCS: Record<Column, { kind: Kind; description: string; schema?: TSchema }> = {
-  dataset: { kind: 'string', description: 'Dataset id.', schema: DatasetIdSchema },
-  product: { kind: 'string', description: 'Publisher product: Seiche, LiquiLens, Undertow or Palimpsest.' },
-  entity_id: { kind: 'string?', description: 'Market id, bank slug, segment, series id or topic.' },
-  entity_name: { kind: 'string?', description: 'Display name of the entity.' },
-  metric: { kind: 'string?', description: 'What the value measures.' },
-  value: { kind: 'number?', description: 'The published number; null when missing, withheld, blocked by rights or not retrieved (never 0 for those). A real 0 stays 0.' },
-  unit: { kind: 'string?', description: 'Native unit: % (percent level), ratio (fraction), index_points, score_points, percent.' },
-  as_of: { kind: 'string?', description: 'The observation date the source gives for this value (never a retrieval or document clock).' },
-  source_status: { kind: 'string?', description: 'Status the publisher reports, verbatim.' },
-  availability: { kind: 'string', description: "Publisher or projection state: the publisher's label, published, unavailable, restricted_or_unavailable, withheld, metadata_only, source_unavailable, schema_unavailable or not_reported." },
-  source_url: { kind: 'string', description: 'The document the row was read from.' },
-  source_field: { kind: 'string', description: 'RFC 6901 pointer to the value in that document ("" for whole-source rows).' },
-  observation_url: { kind: 'string?', description: 'Publisher page for the observation.' },
-  retrieved_at: { kind: 'string?', description: 'When this service retrieved the document (UTC, seconds).', schema: Nullable(SecondsZ) },
-  content_sha256: { kind: 'string?', description: 'SHA-256 of the retrieved bytes.', schema: Nullable(Sha256Prefixed) },
-  published_at: { kind: 'string?', description: 'Publication clock the publisher gives (money_markets).' },
-  knowledge_time: { kind: 'string?', description: 'When the publisher says the value became knowable.' },
-  rights_status: { kind: 'string?', description: 'Publisher redistribution or rights label, verbatim.' },
-  context: { kind: 'string?', description: 'Caveats from the source, usually a JSON text (sorted keys). Untrusted source content.' },
-  transport_status: { kind: 'string', description: "Whether this row's source was retrieved.", schema: Type.Union([Type.Literal('complete'), Type.Literal('unavailable')]) },
-  evidence_status: { kind: 'string', description: 'This service does not judge the evidence.', schema: Type.Literal('not_evaluated') },
-  financial_authority: { kind: 'string', description: 'Rows carry no financial authority.', schema: Type.Literal('none') },
-  carrier_verification: { kind: 'string', description: 'No carrier verification is performed.', schema: Type.Literal('not_performed') },
-};
-
-function columnSchema(column: Column): TSchema {
-  const { kind, description, schema } = COLUMN_DOCS[column];
-  if (schema) return Type.Unsafe({ ...(JSON.parse(JSON.stringify(schema)) as object), description });
-  if (kind === 'string') return Type.String({ description });
-  if (kind === 'string?') return Type.Union([Type.String(), Type.Null()], { description });
-  return Type.Union([Type.Number(), Type.Null()], { description });
-}
-
-export const EvidenceRowSchema = Type.Object(
-  Object.fromEntries(ROW_COLUMNS.map((c) => [c, columnSchema(c)])) as unknown as Record<Column, TSchema>,
-  { ...closed, $id: 'EvidenceRow', description: 'One evidence row: the same 23 columns for every dataset.' },
-);
-
-/** Column list of the row schema, for /datasets and OpenBB column definitions. */
-export function rowColumns(): { name: string; type: 'string' | 'number'; nullable: boolean; description: string }[] {
-  return ROW_COLUMNS.map((name) => {
-    const { kind, description } = COLUMN_DOCS[name];
-    return { name, type: kind === 'number?' ? 'number' : 'string', nullable: kind.endsWith('?'), description };
-  });
-}
-
-const ReportedEntry = Type.Object({
+const ReportedEntrySchema = Type.Object({
   name: Type.String(),
   value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]),
   path: Type.String(),
   provenance: Type.Object({ kind: Type.Literal('source_document'), source_url: Type.String(), content_sha256: Sha256Prefixed }, closed),
 }, closed);
-const Reported = Type.Union([Type.Array(ReportedEntry), Type.Literal('not_reported')]);
+const Reported = Type.Union([Type.Array(ReportedEntrySchema), Type.Literal('not_reported')]);
 
 export const SourceReportedSchema = Type.Object({
   adapter: Type.String(),
   state: Reported,
   clocks: Reported,
 }, closed);
+export type ReportedEntry = Static<typeof ReportedEntrySchema>;
+export type SourceReported = Static<typeof SourceReportedSchema>;
 
-const CacheSchema = Type.Object({
-  hit: Type.Boolean({ description: 'True when the stored retrieval was reused; false when this request waited for a fetch.' }),
-  age_seconds: Type.Number({ minimum: 0, description: 'Age of the retrieval when answering (3 decimals).' }),
+export const CacheInfoSchema = Type.Object({
+  hit: Type.Boolean({ description: 'True when a stored retrieval was reused (always for a chosen snapshot); false when this request waited for a fetch.' }),
+  age_seconds: Type.Number({
+    minimum: 0,
+    description: 'Age of the retrieval in seconds (3 decimals): at answer time for the current snapshot; when the snapshot was formed for a chosen one (snapshot or as_retrieved_at), so those answers do not change.',
+  }),
   ttl_seconds: Type.Integer({ minimum: 0, description: 'How long such a retrieval is reused before fetching again.' }),
 }, closed);
+export type CacheInfo = Static<typeof CacheInfoSchema>;
 
 const recordHead = {
   topic: Type.String(),
@@ -99,23 +52,29 @@ const recordHead = {
   evidence_class: Type.String(),
 };
 
-export const SourceRecordSchema = Type.Union([
-  Type.Object({
-    ...recordHead,
-    ok: Type.Literal(true),
-    resolved_url: Type.String(),
-    bytes: Type.Integer({ minimum: 0 }),
-    content_sha256: Sha256Prefixed,
-    source_reported: SourceReportedSchema,
-    cache: CacheSchema,
-  }, closed),
-  Type.Object({
-    ...recordHead,
-    ok: Type.Literal(false),
-    error: Type.String({ description: 'What went wrong, as `<kind>: <message>`.' }),
-    cache: CacheSchema,
-  }, closed),
-], { $id: 'SourceRecord', description: 'One retrieval of one source document, without the document.' });
+export const SourceRecordSuccessSchema = Type.Object({
+  ...recordHead,
+  ok: Type.Literal(true),
+  resolved_url: Type.String(),
+  bytes: Type.Integer({ minimum: 0 }),
+  content_sha256: Sha256Prefixed,
+  source_reported: SourceReportedSchema,
+  cache: CacheInfoSchema,
+}, closed);
+
+export const SourceRecordFailureSchema = Type.Object({
+  ...recordHead,
+  ok: Type.Literal(false),
+  error: Type.String({ description: 'What went wrong, as `<kind>: <message>`.' }),
+  cache: CacheInfoSchema,
+}, closed);
+
+export const SourceRecordSchema = Type.Union([SourceRecordSuccessSchema, SourceRecordFailureSchema], {
+  $id: 'SourceRecord',
+  title: 'SourceRecord',
+  description: 'One retrieval of one source document, without the document.',
+});
+export type SourceRecord = Static<typeof SourceRecordSchema>;
 
 export const QueryResultSchema = Type.Object({
   schema: Type.Literal('liquidity-lab.openbb-table.v1'),
@@ -137,7 +96,8 @@ export const QueryResultSchema = Type.Object({
   snapshot_id: SnapshotId,
   snapshot_retrieved_at: InstantZ,
   sample: SampleFlag,
-}, { ...closed, $id: 'QueryResult', description: 'One page of a dataset, from one stored snapshot of its sources.' });
+}, { ...closed, $id: 'QueryResult', title: 'QueryResult', description: 'One page of a dataset, from one stored snapshot of its sources.' });
+export type QueryResult = Static<typeof QueryResultSchema>;
 
 const ColumnSchema = Type.Object({
   name: Type.String(),
@@ -157,9 +117,13 @@ export const DatasetEntrySchema = Type.Object({
   columns: Type.Array(ColumnSchema),
   row_count: Nullable(Type.Integer({ minimum: 0, description: 'Rows in the newest stored snapshot (all rows, before filters); null when none is stored yet.' })),
   snapshot_id: Nullable(SnapshotId),
-}, { ...closed, $id: 'DatasetEntry' });
+  sample: SampleFlag,
+}, { ...closed, $id: 'DatasetEntry', title: 'DatasetEntry' });
+export type DatasetEntry = Static<typeof DatasetEntrySchema>;
 
-export const DatasetsSchema = Type.Array(DatasetEntrySchema, { $id: 'Datasets' });
+export const DatasetsSchema = Type.Array(DatasetEntrySchema, {
+  description: 'The datasets in catalogue order (a bare array, as upstream; in sample mode each entry says "sample": true).',
+});
 
 export const ReleaseSchema = Type.Object({
   schema: Type.Literal('financial-evidence.workspace-release.v1'),
@@ -171,7 +135,17 @@ export const ReleaseSchema = Type.Object({
   source_repository: Type.String(),
   identity_scope: Type.Literal('operator_supplied_build_revision'),
   institutional_readiness: Type.Literal('not_certified'),
-}, { ...closed, $id: 'Release' });
+  sample: SampleFlag,
+}, { ...closed, $id: 'Release', title: 'Release' });
+export type Release = Static<typeof ReleaseSchema>;
+
+const SnapshotSourceSchema = Type.Object({
+  topic: Type.String(),
+  source_url: Type.String(),
+  ok: Type.Boolean(),
+  retrieved_at: InstantZ,
+  content_sha256: Nullable(Sha256Prefixed),
+}, closed);
 
 export const SnapshotEntrySchema = Type.Object({
   snapshot_id: SnapshotId,
@@ -180,14 +154,9 @@ export const SnapshotEntrySchema = Type.Object({
   created_at: InstantZ,
   row_count: Type.Integer({ minimum: 0 }),
   transport_status: TransportStatus,
-  sources: Type.Array(Type.Object({
-    topic: Type.String(),
-    source_url: Type.String(),
-    ok: Type.Boolean(),
-    retrieved_at: InstantZ,
-    content_sha256: Nullable(Sha256Prefixed),
-  }, closed)),
-}, { ...closed, $id: 'SnapshotEntry' });
+  sources: Type.Array(SnapshotSourceSchema),
+}, { ...closed, $id: 'SnapshotEntry', title: 'SnapshotEntry' });
+export type SnapshotEntry = Static<typeof SnapshotEntrySchema>;
 
 export const SnapshotListSchema = Type.Object({
   schema: Type.Literal('evidence-desk.data-snapshots.v1'),
@@ -199,19 +168,26 @@ export const SnapshotListSchema = Type.Object({
   limit: Type.Integer({ minimum: 1 }),
   next_offset: Nullable(Type.Integer({ minimum: 1 })),
   sample: SampleFlag,
-}, { ...closed, $id: 'SnapshotList' });
+}, { ...closed, $id: 'SnapshotList', title: 'SnapshotList' });
+export type SnapshotList = Static<typeof SnapshotListSchema>;
+
+export const ValidationItemSchema = Type.Object({
+  type: Type.String(),
+  // Written out as JSON Schema 2020-12 (prefixItems): the request part, then the parameter name.
+  loc: Type.Unsafe<['query', string]>({
+    type: 'array',
+    prefixItems: [{ const: 'query' }, { type: 'string' }],
+    items: false,
+    minItems: 2,
+    description: 'Where the problem is: ["query", <parameter name>].',
+  }),
+  msg: Type.String(),
+  input: Type.Unknown(),
+}, closed);
 
 export const ValidationErrorSchema = Type.Object({
-  detail: Type.Array(Type.Object({
-    type: Type.String(),
-    loc: Type.Tuple([Type.Literal('query'), Type.String()]),
-    msg: Type.String(),
-    input: Type.Unknown(),
-  }, closed)),
+  detail: Type.Array(ValidationItemSchema),
   code: Type.String(),
   path: Type.String(),
   sample: SampleFlag,
 }, { ...closed, $id: 'DataValidationError' });
-
-export type EvidenceRowBody = Static<typeof EvidenceRowSchema>;
-export type QueryResultBody = Static<typeof QueryResultSchema>;

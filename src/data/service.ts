@@ -16,26 +16,27 @@ import type { Storage } from '../storage/storage.js';
 import { SourceCache } from './cache.js';
 import {
   ABSENCE_POLICY, CARRIER_VERIFICATION, DEFAULT_LIMIT, EVIDENCE_STATUS, MAXIMUM_LIMIT, SNAPSHOTS_SCHEMA, STATUS_SEMANTICS, TABLE_SCHEMA,
-  type TransportStatus,
 } from './constants.js';
-import { DATASETS, datasetSpec, type DatasetId } from './datasets.js';
+import { DATASETS, datasetSpec } from './datasets.js';
 import { DocumentCache } from './documents.js';
 import { DataErrors, problem, QueryValidationError } from './errors.js';
-import { undiciSourceFetch, type SourceFetch } from './fetch-source.js';
+import { platformSourceFetch, sourcePolicy, type SourceFetch } from './fetch-source.js';
 import { SOURCE_FETCH_LIMITER, type Limiter } from './limiter.js';
 import { pageOf } from './query.js';
-import { cacheInfo, sourceRecord, type SourceRecord } from './records.js';
+import { cacheInfo, sourceRecord } from './records.js';
 import { buildRegistry, fixedFacts, type SourceRegistry } from './registry.js';
 import { prefixedSha } from './retrieval.js';
-import type { EvidenceRow } from './row.js';
 import { createSampleFetch } from './samples.js';
-import { rowColumns } from './schemas.js';
+import { rowColumns, type DatasetEntry, type QueryResult, type Release, type SnapshotList } from './schemas.js';
 import { Snapshots, type ServedSnapshot } from './snapshots.js';
 import { findRetrievals, newestSnapshot, pageSnapshots, snapshotAtOrBefore, snapshotLinks } from './store.js';
 import { sweepDataStore, type SweepReport } from './sweep.js';
 import { validateQuery, validateSnapshotList, type QueryParams, type RawQuery } from './validate.js';
 
-export { releaseIdentity } from './release.js';
+import { releaseIdentity } from './release.js';
+
+export { releaseIdentity };
+export type { DatasetEntry, QueryResult, Release, SnapshotList };
 
 export type DataConfig = Pick<Config,
   'mode' | 'sourceUrls' | 'sourceCacheTtl' | 'sourceErrorTtl' | 'snapshotRetentionDays' | 'snapshotPinHours' | 'releaseCommit'>;
@@ -44,7 +45,7 @@ export interface DataDeps {
   storage: Storage;
   config: DataConfig;
   clock: () => Instant;
-  /** Outbound fetch; defaults to the bundled samples in sample mode, undici otherwise. */
+  /** Outbound fetch; defaults to the bundled samples in sample mode, the platform fetcher otherwise. */
   fetch?: SourceFetch;
   limiter?: Limiter;
   /** Store polling interval while another instance fetches (ms). */
@@ -63,7 +64,8 @@ export interface DataContext {
 export function createDataContext(deps: DataDeps): DataContext {
   const registry = buildRegistry(deps.config);
   const documents = new DocumentCache();
-  const fetch = deps.fetch ?? (deps.config.mode === 'sample' ? createSampleFetch(deps.clock) : undiciSourceFetch);
+  const fetch = deps.fetch
+    ?? (deps.config.mode === 'sample' ? createSampleFetch(deps.clock) : platformSourceFetch(sourcePolicy(registry.entries.map((e) => e.url))));
   const cache = new SourceCache({
     storage: deps.storage,
     registry,
@@ -76,28 +78,6 @@ export function createDataContext(deps: DataDeps): DataContext {
   });
   const snapshots = new Snapshots({ storage: deps.storage, registry, cache, documents, clock: deps.clock, mode: deps.config.mode });
   return { storage: deps.storage, config: deps.config, clock: deps.clock, registry, cache, snapshots };
-}
-
-export interface QueryResult {
-  schema: typeof TABLE_SCHEMA;
-  dataset: DatasetId;
-  description: string;
-  results: EvidenceRow[];
-  total_rows: number;
-  returned_rows: number;
-  offset: number;
-  limit: number;
-  next_offset: number | null;
-  transport_status: TransportStatus;
-  status_semantics: typeof STATUS_SEMANTICS;
-  evidence_status: typeof EVIDENCE_STATUS;
-  carrier_verification: typeof CARRIER_VERIFICATION;
-  absence_policy: string;
-  diagnostics: EvidenceRow[];
-  sources: SourceRecord[];
-  snapshot_id: string;
-  snapshot_retrieved_at: string;
-  sample?: true;
 }
 
 async function choose(ctx: DataContext, params: QueryParams): Promise<ServedSnapshot> {
@@ -125,8 +105,11 @@ export async function queryValidated(ctx: DataContext, params: QueryParams): Pro
   const { state } = served;
   const nowUs = Number(ctx.clock());
   const page = pageOf(state.indexed, params);
+  // A chosen snapshot reports each copy's age when the snapshot was formed, so answering it
+  // again gives the same bytes (and ETag); the current snapshot reports the age now.
+  const ageAt = served.pinned ? state.row.createdAtUs : nowUs;
   const sources = state.sources.map((s, i) => cloneJson(sourceRecord(
-    s.key, s.retrieval, s.reported, cacheInfo(s.retrieval, nowUs, served.hits[i], ctx.cache.ttlSeconds(s.retrieval)),
+    s.key, s.retrieval, s.reported, cacheInfo(s.retrieval, ageAt, served.hits[i], ctx.cache.ttlSeconds(s.retrieval)),
   )));
   const result: QueryResult = {
     schema: TABLE_SCHEMA,
@@ -159,25 +142,12 @@ export function listSources(ctx: DataContext): Promise<QueryResult> {
   });
 }
 
-export interface DatasetEntry {
-  id: DatasetId;
-  name: string;
-  topics: string[];
-  description: string;
-  filters: string[];
-  default_limit: number;
-  maximum_limit: number;
-  columns: ReturnType<typeof rowColumns>;
-  row_count: number | null;
-  snapshot_id: string | null;
-}
-
 /** The catalogue with column schema and the newest stored snapshot's row count; never fetches. */
 export async function listDatasets(ctx: DataContext): Promise<DatasetEntry[]> {
   const columns = rowColumns();
   return Promise.all(DATASETS.map(async (spec) => {
     const newest = await newestSnapshot(ctx.storage.db, ctx.config.mode, spec.id);
-    return {
+    const entry: DatasetEntry = {
       id: spec.id,
       name: spec.name,
       topics: [...spec.topics],
@@ -189,31 +159,13 @@ export async function listDatasets(ctx: DataContext): Promise<DatasetEntry[]> {
       row_count: newest ? newest.rowCount : null,
       snapshot_id: newest ? newest.snapshotId : null,
     };
+    if (ctx.config.mode === 'sample') entry.sample = true;
+    return entry;
   }));
 }
 
-export interface SnapshotListing {
-  schema: typeof SNAPSHOTS_SCHEMA;
-  dataset: DatasetId;
-  results: {
-    snapshot_id: string;
-    dataset: string;
-    retrieved_at: string;
-    created_at: string;
-    row_count: number;
-    transport_status: string;
-    sources: { topic: string; source_url: string; ok: boolean; retrieved_at: string; content_sha256: string | null }[];
-  }[];
-  total_rows: number;
-  returned_rows: number;
-  offset: number;
-  limit: number;
-  next_offset: number | null;
-  sample?: true;
-}
-
 /** Stored snapshots of one dataset, newest first, paged. Clocks at full precision. */
-export async function listSnapshots(ctx: DataContext, raw: RawQuery): Promise<SnapshotListing> {
+export async function listSnapshots(ctx: DataContext, raw: RawQuery): Promise<SnapshotList> {
   const params = validateSnapshotList(raw);
   const db = ctx.storage.db;
   const { total, rows } = await pageSnapshots(db, ctx.config.mode, params.dataset, params.limit, params.offset);
@@ -221,7 +173,7 @@ export async function listSnapshots(ctx: DataContext, raw: RawQuery): Promise<Sn
   const retrievals = await findRetrievals(db, [...links.values()].flat().map((l) => l.retrievalId));
   const results = rows.map((row) => ({
     snapshot_id: row.snapshotId,
-    dataset: row.dataset,
+    dataset: params.dataset,
     retrieved_at: formatInstantZ(BigInt(row.retrievedAtUs)),
     created_at: formatInstantZ(BigInt(row.createdAtUs)),
     row_count: row.rowCount,
@@ -239,7 +191,7 @@ export async function listSnapshots(ctx: DataContext, raw: RawQuery): Promise<Sn
     }),
   }));
   const end = params.offset + params.limit;
-  const listing: SnapshotListing = {
+  const listing: SnapshotList = {
     schema: SNAPSHOTS_SCHEMA,
     dataset: params.dataset,
     results,
@@ -251,6 +203,13 @@ export async function listSnapshots(ctx: DataContext, raw: RawQuery): Promise<Sn
   };
   if (ctx.config.mode === 'sample') listing.sample = true;
   return listing;
+}
+
+/** The release identity; in sample mode it says so too. */
+export function release(ctx: Pick<DataContext, 'config'>): Release {
+  const body: Release = releaseIdentity(ctx.config);
+  if (ctx.config.mode === 'sample') body.sample = true;
+  return body;
 }
 
 export function sweep(ctx: DataContext): Promise<SweepReport> {

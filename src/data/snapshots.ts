@@ -35,6 +35,8 @@ export interface ServedSnapshot {
   state: SnapshotState;
   /** Per source: whether the retrieval was a fresh store entry (true) or fetched for this call. */
   hits: readonly boolean[];
+  /** Chosen by the caller (by id or vintage) rather than formed from the current retrievals. */
+  pinned: boolean;
 }
 
 export function snapshotIdOf(mode: string, dataset: string, retrievalIds: readonly string[]): string {
@@ -72,10 +74,12 @@ export class Snapshots {
       const existing = await findSnapshot(this.deps.storage.db, id);
       const sources = await this.load(links.map((l, i) => ({ key: l.sourceKey, retrieval: picks[i].retrieval })));
       const built = this.build(dataset, sources, existing ?? null);
-      if (!existing) await insertSnapshot(this.deps.storage, built.row, links);
-      return built;
+      if (existing) return built;
+      // Another instance may have formed it first: its row (creation clock) is the one.
+      const stored = await insertSnapshot(this.deps.storage, built.row, links);
+      return stored.createdAtUs === built.row.createdAtUs ? built : { ...built, row: stored };
     });
-    return { state, hits: picks.map((p) => p.hit) };
+    return { state, hits: picks.map((p) => p.hit), pinned: false };
   }
 
   /**
@@ -87,7 +91,7 @@ export class Snapshots {
     const row = await findSnapshot(this.deps.storage.db, id);
     if (!row || row.mode !== this.deps.mode || row.dataset !== dataset) throw notStored(id);
     const state = await this.once(id, () => this.readBack(dataset, row));
-    return { state, hits: state.sources.map(() => true) };
+    return { state, hits: state.sources.map(() => true), pinned: true };
   }
 
   /** Reads a stored snapshot row back: its retrievals and their documents. */

@@ -6,6 +6,7 @@
 import { copyOut } from './encode.js';
 import { pointer } from './text.js';
 import type { AdapterId } from './registry.js';
+import type { ReportedEntry, SourceReported } from './schemas.js';
 
 type Path = readonly string[];
 interface Adapter {
@@ -71,18 +72,7 @@ const ADAPTERS: Readonly<Record<AdapterId, Adapter>> = {
   },
 };
 
-export interface ReportedEntry {
-  name: string;
-  value: unknown;
-  path: string;
-  provenance: { kind: 'source_document'; source_url: string; content_sha256: string };
-}
-
-export interface SourceReported {
-  adapter: AdapterId | 'not_reported';
-  state: ReportedEntry[] | 'not_reported';
-  clocks: ReportedEntry[] | 'not_reported';
-}
+export type { ReportedEntry, SourceReported };
 
 function read(document: unknown, list: Adapter['state'], provenance: () => ReportedEntry['provenance']): ReportedEntry[] | 'not_reported' {
   const out: ReportedEntry[] = [];
@@ -93,9 +83,9 @@ function read(document: unknown, list: Adapter['state'], provenance: () => Repor
     }
     const last = path[path.length - 1];
     if (!isPlainObject(parent) || !Object.hasOwn(parent, last)) continue;
-    const value = parent[last];
-    if (value === null || typeof value === 'object') continue;
-    out.push({ name, value: copyOut(parent, last), path: pointer(...path), provenance: provenance() });
+    const value = copyOut(parent, last);
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
+    out.push({ name, value, path: pointer(...path), provenance: provenance() });
   }
   return out.length > 0 ? out : 'not_reported';
 }

@@ -10,6 +10,8 @@ import type { Database } from '../storage/schema.js';
 import type { Storage } from '../storage/storage.js';
 import type { Retrieval } from './retrieval.js';
 import type { DataRetrievalsTable, DataSnapshotsTable } from './tables.js';
+import { guarded } from './store-faults.js';
+import type { TransportStatus } from './constants.js';
 
 type Db = Kysely<Database>;
 
@@ -37,7 +39,7 @@ function toRetrieval(row: Selectable<DataRetrievalsTable>): Retrieval {
   };
 }
 
-export async function newestRetrieval(db: Db, mode: string, url: string): Promise<Retrieval | undefined> {
+export const newestRetrieval = guarded(async function newestRetrieval(db: Db, mode: string, url: string): Promise<Retrieval | undefined> {
   const row = await db
     .selectFrom('data_retrievals')
     .selectAll()
@@ -47,16 +49,16 @@ export async function newestRetrieval(db: Db, mode: string, url: string): Promis
     .limit(1)
     .executeTakeFirst();
   return row && toRetrieval(row);
-}
+});
 
-export async function findRetrievals(db: Db, ids: readonly string[]): Promise<Map<string, Retrieval>> {
+export const findRetrievals = guarded(async function findRetrievals(db: Db, ids: readonly string[]): Promise<Map<string, Retrieval>> {
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom('data_retrievals').selectAll().where('retrieval_id', 'in', [...new Set(ids)]).execute();
   return new Map(rows.map((r) => [r.retrieval_id, toRetrieval(r)]));
-}
+});
 
 /** Stores the document (if any) and the retrieval in one transaction; returns it numbered. */
-export async function insertRetrieval(storage: Storage, retrieval: Omit<Retrieval, 'seq'>, body: Uint8Array | null): Promise<Retrieval> {
+export const insertRetrieval = guarded(async function insertRetrieval(storage: Storage, retrieval: Omit<Retrieval, 'seq'>, body: Uint8Array | null): Promise<Retrieval> {
   return storage.serialized(BLOB_LOCK, async (trx) => {
     if (body) await storeBlob(trx, body, retrieval.retrievedAtUs);
     const max = await trx.selectFrom('data_retrievals').select((eb) => eb.fn.max('seq').as('m')).executeTakeFirst();
@@ -80,11 +82,11 @@ export async function insertRetrieval(storage: Storage, retrieval: Omit<Retrieva
       .execute();
     return { ...retrieval, seq };
   });
-}
+});
 
-export async function loadDocumentBytes(db: Db, sha256: string): Promise<Uint8Array | undefined> {
+export const loadDocumentBytes = guarded(async function loadDocumentBytes(db: Db, sha256: string): Promise<Uint8Array | undefined> {
   return findBlob(db, sha256);
-}
+});
 
 export type SnapshotRow = {
   snapshotId: string;
@@ -94,8 +96,10 @@ export type SnapshotRow = {
   retrievedAtUs: number;
   contentKey: string;
   rowCount: number;
-  transportStatus: string;
+  transportStatus: TransportStatus;
 };
+
+const TRANSPORT_STATUSES = ['complete', 'partial', 'unavailable'] as const;
 
 export interface SnapshotLink {
   position: number;
@@ -112,16 +116,16 @@ function toSnapshot(row: Selectable<DataSnapshotsTable>): SnapshotRow {
     retrievedAtUs: Number(row.retrieved_at_us),
     contentKey: row.content_key,
     rowCount: Number(row.row_count),
-    transportStatus: row.transport_status,
+    transportStatus: TRANSPORT_STATUSES.find((t) => t === row.transport_status) ?? 'unavailable',
   };
 }
 
-export async function findSnapshot(db: Db, snapshotId: string): Promise<SnapshotRow | undefined> {
+export const findSnapshot = guarded(async function findSnapshot(db: Db, snapshotId: string): Promise<SnapshotRow | undefined> {
   const row = await db.selectFrom('data_snapshots').selectAll().where('snapshot_id', '=', snapshotId).executeTakeFirst();
   return row && toSnapshot(row);
-}
+});
 
-export async function snapshotLinks(db: Db, snapshotIds: readonly string[]): Promise<Map<string, SnapshotLink[]>> {
+export const snapshotLinks = guarded(async function snapshotLinks(db: Db, snapshotIds: readonly string[]): Promise<Map<string, SnapshotLink[]>> {
   const out = new Map<string, SnapshotLink[]>();
   if (snapshotIds.length === 0) return out;
   const rows = await db
@@ -137,11 +141,14 @@ export async function snapshotLinks(db: Db, snapshotIds: readonly string[]): Pro
     out.set(r.snapshot_id, list);
   }
   return out;
-}
+});
 
-/** Inserts the snapshot and its links unless another instance already did. */
-export async function insertSnapshot(storage: Storage, snapshot: SnapshotRow, links: readonly SnapshotLink[]): Promise<void> {
-  await storage.db.transaction().execute(async (trx) => {
+/**
+ * Inserts the snapshot and its links unless another instance already did; returns the
+ * stored row either way, so every instance reports the same creation clock.
+ */
+export const insertSnapshot = guarded(async function insertSnapshot(storage: Storage, snapshot: SnapshotRow, links: readonly SnapshotLink[]): Promise<SnapshotRow> {
+  return storage.db.transaction().execute(async (trx) => {
     const result = await trx
       .insertInto('data_snapshots')
       .values({
@@ -156,16 +163,20 @@ export async function insertSnapshot(storage: Storage, snapshot: SnapshotRow, li
       })
       .onConflict((oc) => oc.column('snapshot_id').doNothing())
       .executeTakeFirst();
-    if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return;
+    if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) {
+      const stored = await trx.selectFrom('data_snapshots').selectAll().where('snapshot_id', '=', snapshot.snapshotId).executeTakeFirst();
+      return stored ? toSnapshot(stored) : snapshot;
+    }
     await trx
       .insertInto('data_snapshot_sources')
       .values(links.map((l) => ({ snapshot_id: snapshot.snapshotId, position: l.position, source_key: l.sourceKey, retrieval_id: l.retrievalId })))
       .execute();
+    return snapshot;
   });
-}
+});
 
 /** The newest snapshot of a dataset retrieved at or before `us` (ties: formed later wins). */
-export async function snapshotAtOrBefore(db: Db, mode: string, dataset: string, us: number): Promise<SnapshotRow | undefined> {
+export const snapshotAtOrBefore = guarded(async function snapshotAtOrBefore(db: Db, mode: string, dataset: string, us: number): Promise<SnapshotRow | undefined> {
   const row = await db
     .selectFrom('data_snapshots')
     .selectAll()
@@ -178,9 +189,9 @@ export async function snapshotAtOrBefore(db: Db, mode: string, dataset: string, 
     .limit(1)
     .executeTakeFirst();
   return row && toSnapshot(row);
-}
+});
 
-export async function newestSnapshot(db: Db, mode: string, dataset: string): Promise<SnapshotRow | undefined> {
+export const newestSnapshot = guarded(async function newestSnapshot(db: Db, mode: string, dataset: string): Promise<SnapshotRow | undefined> {
   const row = await db
     .selectFrom('data_snapshots')
     .selectAll()
@@ -192,10 +203,10 @@ export async function newestSnapshot(db: Db, mode: string, dataset: string): Pro
     .limit(1)
     .executeTakeFirst();
   return row && toSnapshot(row);
-}
+});
 
 /** One page of a dataset's snapshots, newest first, and how many there are. */
-export async function pageSnapshots(db: Db, mode: string, dataset: string, limit: number, offset: number): Promise<{ total: number; rows: SnapshotRow[] }> {
+export const pageSnapshots = guarded(async function pageSnapshots(db: Db, mode: string, dataset: string, limit: number, offset: number): Promise<{ total: number; rows: SnapshotRow[] }> {
   const count = await db
     .selectFrom('data_snapshots')
     .select((eb) => eb.fn.countAll().as('n'))
@@ -214,5 +225,5 @@ export async function pageSnapshots(db: Db, mode: string, dataset: string, limit
     .offset(offset)
     .execute();
   return { total: Number(count?.n ?? 0), rows: rows.map(toSnapshot) };
-}
+});
 

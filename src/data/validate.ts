@@ -23,7 +23,12 @@ export interface QueryParams {
   snapshot: string | null;
   /** Answer from the newest snapshot retrieved at or before this instant. */
   asRetrievedAt: Instant | null;
+  /** Body format of /api/v1/query (absent: json). */
+  format?: QueryFormat;
 }
+
+export const QUERY_FORMATS = ['json', 'csv'] as const;
+export type QueryFormat = (typeof QUERY_FORMATS)[number];
 
 export interface SnapshotListParams {
   dataset: DatasetId;
@@ -125,6 +130,13 @@ export function validateQuery(raw: RawQuery): QueryParams {
     }
   }
 
+  const formatText = single(raw, 'format');
+  let format: QueryFormat = 'json';
+  if (formatText !== undefined && formatText !== '') {
+    if ((QUERY_FORMATS as readonly string[]).includes(formatText)) format = formatText as QueryFormat;
+    else problems.push(problem(DataErrors.invalid_format, 'format', 'enum', `must be one of ${QUERY_FORMATS.join(', ')}`, formatText));
+  }
+
   if (startDate && endDate && startDate > endDate) {
     problems.push(problem(DataErrors.date_range_reversed, 'start_date', 'date_range', 'must not be after end_date', startDate));
   }
@@ -132,7 +144,7 @@ export function validateQuery(raw: RawQuery): QueryParams {
     problems.push(problem(DataErrors.conflicting_parameters, 'as_retrieved_at', 'conflict', 'cannot be combined with snapshot', instantText));
   }
   if (problems.length > 0) throw new QueryValidationError(problems);
-  return { dataset: dataset!, entity, startDate: startDate!, endDate: endDate!, limit, offset, snapshot, asRetrievedAt };
+  return { dataset: dataset!, entity, startDate: startDate!, endDate: endDate!, limit, offset, snapshot, asRetrievedAt, format };
 }
 
 export function validateSnapshotList(raw: RawQuery): SnapshotListParams {

@@ -32,6 +32,16 @@ export interface RouteContract {
    * validator with the upstream's messages and order, or an exact-body rule).
    */
   readonly bodyCheckedByOperation?: boolean;
+  /**
+   * The query schema documents the parameters, and the operation checks them itself (group
+   * C answers every invalid parameter with its one 422 body): Fastify accepts any query.
+   */
+  readonly queryCheckedByOperation?: boolean;
+  /**
+   * Error answers whose body is not the group's usual error shape, by status: the schema
+   * for the codes documented at that status (group C's 422 validation list).
+   */
+  readonly errorBodies?: Readonly<Record<number, (codes: readonly string[]) => TSchema>>;
   /** Success answers by status. */
   readonly success: Readonly<Record<number, SuccessSpec>>;
   /** Registry errors the operation answers with; the shell's own are added by errorsOf. */
@@ -65,7 +75,7 @@ const BODY_ERRORS: readonly ErrorDefinition[] = [
 export function errorsOf(contract: RouteContract): Map<number, ErrorDefinition[]> {
   const all = [...contract.errors, ...SHELL_ERRORS];
   if (contract.method !== 'GET') all.push(...BODY_ERRORS);
-  if (contract.querystring || (contract.body && !contract.bodyCheckedByOperation)) all.push(CoreErrors.invalid_request);
+  if ((contract.querystring && !contract.queryCheckedByOperation) || (contract.body && !contract.bodyCheckedByOperation)) all.push(CoreErrors.invalid_request);
   if (contract.url.includes(':')) all.push(CoreErrors.malformed_url);
   const byStatus = new Map<number, ErrorDefinition[]>();
   for (const def of all) {

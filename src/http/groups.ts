@@ -7,12 +7,14 @@ import type { RouteContract } from './contract.js';
 import type { ErrorShape } from './error-schemas.js';
 import { analysisPlugin, ANALYSIS_PREFIX } from './plugins/analysis.js';
 import { applicationsPlugin } from './plugins/applications.js';
+import { dataPlugin } from './plugins/data.js';
 import { fundingPlugin } from './plugins/funding.js';
 import { pagePlugin } from './plugins/page.js';
 import { systemPlugin } from './plugins/system.js';
 import type { GroupPluginOptions } from './route.js';
 import { ANALYSIS_ROUTES } from './routes/analysis.js';
 import { APPLICATION_ROUTES } from './routes/applications.js';
+import { DATA_ROUTES } from './routes/data.js';
 import { FUNDING_ROUTES } from './routes/funding.js';
 import { PAGE_ROUTES } from './routes/page.js';
 import { SYSTEM_ROUTES } from './routes/system.js';
@@ -34,4 +36,5 @@ export const GROUPS: readonly GroupDefinition[] = [
   { name: 'analysis', prefix: ANALYSIS_PREFIX, shape: 'analysis', routes: ANALYSIS_ROUTES, plugin: analysisPlugin },
   { name: 'funding', prefix: '/funding-evidence', shape: 'evidence', routes: FUNDING_ROUTES, plugin: fundingPlugin },
   { name: 'applications', prefix: '/funding-evidence', shape: 'evidence', routes: APPLICATION_ROUTES, plugin: applicationsPlugin },
+  { name: 'data', prefix: '/openbb', shape: 'evidence', routes: DATA_ROUTES, plugin: dataPlugin },
 ];

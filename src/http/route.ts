@@ -59,7 +59,7 @@ export type ContractHandler<C extends RouteContract> = RouteHandlerMethod<
 /** Route options a plugin may add to a contract (guards, a tighter body limit). */
 export type RouteExtras = Pick<RouteShorthandOptions, 'onRequest' | 'bodyLimit'>;
 
-// Operations that check their own body: Fastify must accept whatever parsed.
+// Operations that check their own body or query: Fastify must accept whatever parsed.
 const acceptAll = () => () => true;
 
 /** The Fastify schema of a contract: request schemas and every documented answer. */
@@ -74,7 +74,7 @@ export function routeSchema(contract: RouteContract, shape: ErrorShape, hide: bo
     const codes = defs.map((d) => d.code);
     response[status] = {
       description: defs.map((d) => `\`${d.code}\`: ${d.meaning}`).join('\n\n'),
-      content: { 'application/json': { schema: errorBodySchema(shape, codes) } },
+      content: { 'application/json': { schema: contract.errorBodies?.[status]?.(codes) ?? errorBodySchema(shape, codes) } },
     };
   }
   const schema: FastifySchema & Record<string, unknown> = {
@@ -103,7 +103,7 @@ export function serveRoute<C extends RouteContract>(
     method: contract.method,
     url: contract.url,
     schema: routeSchema(contract, options.shape, options.hideFromDocs),
-    ...(contract.bodyCheckedByOperation ? { validatorCompiler: acceptAll } : {}),
+    ...(contract.bodyCheckedByOperation || contract.queryCheckedByOperation ? { validatorCompiler: acceptAll } : {}),
     ...extras,
     config: { operationId: contract.operationId },
     handler: handler as RouteHandlerMethod,

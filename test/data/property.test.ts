@@ -9,6 +9,7 @@ import { projectMarketLiquidity } from '../../src/data/projections/market-liquid
 import { projectMoneyMarketHistory } from '../../src/data/projections/money-market-history.js';
 import { projectMoneyMarkets } from '../../src/data/projections/money-markets.js';
 import type { Projector } from '../../src/data/projections/types.js';
+import type { DatasetId } from '../../src/data/datasets.js';
 import { inputFor, resolvePointer } from './support.js';
 
 const BLOCKING = ['restricted', 'withheld', 'unavailable', 'not_available', 'denied', 'pending', 'review_required', 'prohibited', 'metadata_only', 'METADATA-ONLY', 'Review Required'];
@@ -39,7 +40,7 @@ function apply(node: Record<string, unknown>, label: Label): Record<string, unkn
 const blocks = (labels: Label[], material: 'raw' | 'derived') =>
   labels.some((l) => l.kind === 'blocking' || l.kind === 'forbidden' || (l.kind === 'derived_only' && material === 'raw'));
 
-function run(projector: Projector, dataset: string, doc: unknown) {
+function run(projector: Projector, dataset: DatasetId, doc: unknown) {
   // Through JSON text and the strict reader, as a retrieval would.
   const parsed = parseStrictJson(JSON.stringify(doc));
   return { parsed, rows: projector(inputFor(dataset, parsed)) };

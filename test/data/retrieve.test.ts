@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/core/config.js';
 import { sha256Hex } from '../../src/core/hash.js';
-import { undiciSourceFetch } from '../../src/data/fetch-source.js';
+import { platformSourceFetch, sourcePolicy } from '../../src/data/fetch-source.js';
 import { buildRegistry, type SourceEntry } from '../../src/data/registry.js';
 import { attemptRetrieval, isJsonMediaType } from '../../src/data/retrieve.js';
 import { atlasDoc } from './documents.js';
@@ -11,7 +11,8 @@ import { liveConfig, serveJson, SOURCE_PATHS, startSourceServer, type SourceServ
 describe('source retrieval over HTTP', () => {
   let server: SourceServer;
   let registry: ReturnType<typeof buildRegistry>;
-  const attempt = (entry: SourceEntry = registry.get('capital-market')) => attemptRetrieval(entry, registry, undiciSourceFetch);
+  const fetchFor = (r: ReturnType<typeof buildRegistry>) => platformSourceFetch(sourcePolicy(r.entries.map((e) => e.url)));
+  const attempt = (entry: SourceEntry = registry.get('capital-market')) => attemptRetrieval(entry, registry, fetchFor(registry));
   const capitalPath = SOURCE_PATHS['capital-market'];
 
   beforeAll(async () => {
@@ -118,7 +119,7 @@ describe('source retrieval over HTTP', () => {
 
   it('names transport failures without addresses or private detail', async () => {
     const closed = buildRegistry(loadConfig({ EVIDENCE_SOURCE_URL_CAPITAL_MARKET: 'http://127.0.0.1:9/nothing' }));
-    const outcome = await attemptRetrieval(closed.get('capital-market'), closed, undiciSourceFetch);
+    const outcome = await attemptRetrieval(closed.get('capital-market'), closed, fetchFor(closed));
     expect(outcome).toEqual({ ok: false, error: 'transport: the source could not be reached (ECONNREFUSED)' });
   });
 

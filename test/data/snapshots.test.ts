@@ -1,6 +1,7 @@
 // Snapshots in the store: pinning, vintages, the listing and the retention sweep.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/hash.js';
+import { encodeDataBody } from '../../src/data/encode.js';
 import { QueryValidationError } from '../../src/data/errors.js';
 import { listDatasets, listSnapshots, queryDataset, sweep, type DataContext, type QueryResult } from '../../src/data/service.js';
 import { storeBlob } from '../../src/funding/archive.js';
@@ -66,11 +67,24 @@ for (const backend of backends) {
         expect(page.snapshot_id).toBe(first.snapshot_id);
         expect(page.total_rows).toBe(5);
         expect(shaOf(page)).toBe(shaOf(first));
-        expect(page.sources[0].cache).toEqual({ hit: true, age_seconds: 61, ttl_seconds: 60 });
+        // A chosen snapshot reports the copy's age when the snapshot was formed (here at once).
+        expect(page.sources[0].cache).toEqual({ hit: true, age_seconds: 0, ttl_seconds: 60 });
         values.push(...page.results.map((r) => r.value));
         next = page.next_offset;
       }
       expect(values).toEqual([1, 2, 3, 4, 5]);
+    });
+
+    it('answers a chosen snapshot with the same bytes however much later it is asked', async () => {
+      const first = await stateWith(null);
+      clock.advance(7);
+      const fromIt = await queryDataset(ctx, { dataset: 'money_markets', snapshot: first.snapshot_id });
+      // The current snapshot keeps reporting the age at answer time (upstream §8 item 25).
+      expect((await stateWith(null)).sources[0].cache).toEqual({ hit: true, age_seconds: 7, ttl_seconds: 60 });
+      clock.advance(3600);
+      const later = await queryDataset(ctx, { dataset: 'money_markets', snapshot: first.snapshot_id });
+      expect(encodeDataBody(later).equals(encodeDataBody(fromIt))).toBe(true);
+      expect(fromIt.sources[0].cache).toEqual({ hit: true, age_seconds: 0, ttl_seconds: 60 });
     });
 
     it('answers a pinned query from another instance on the same store', async () => {

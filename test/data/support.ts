@@ -10,6 +10,7 @@ import { Limiter } from '../../src/data/limiter.js';
 import type { Storage } from '../../src/storage/storage.js';
 import type { ProjectionInput } from '../../src/data/projections/types.js';
 import type { RowBase } from '../../src/data/row.js';
+import type { DatasetId } from '../../src/data/datasets.js';
 import { sourceReported } from '../../src/data/source-reported.js';
 import { buildRegistry } from '../../src/data/registry.js';
 
@@ -143,7 +144,7 @@ export function resolvePointer(document: unknown, pointer: string): unknown {
 export const TEST_URL = 'https://source.test/doc';
 
 /** A projection input for a document, as a successful retrieval would give it. */
-export function inputFor(dataset: string, document: unknown, key: SourceKey = 'money-market'): ProjectionInput {
+export function inputFor(dataset: DatasetId, document: unknown, key: SourceKey = 'money-market'): ProjectionInput {
   const base: RowBase = {
     dataset,
     product: 'Seiche',

@@ -16,7 +16,7 @@ function problems(raw: Record<string, unknown>) {
 describe('query parameter validation', () => {
   it('applies the defaults', () => {
     expect(validateQuery({ dataset: 'bank_risk' })).toEqual({
-      dataset: 'bank_risk', entity: '', startDate: '', endDate: '', limit: 200, offset: 0, snapshot: null, asRetrievedAt: null,
+      dataset: 'bank_risk', entity: '', startDate: '', endDate: '', limit: 200, offset: 0, snapshot: null, asRetrievedAt: null, format: 'json',
     });
   });
 
@@ -28,6 +28,7 @@ describe('query parameter validation', () => {
     [{ dataset: 'bank_risk', limit: 'true' }, 'limit', 'int_parsing', 'invalid_limit'],
     [{ dataset: 'bank_risk', limit: '1.5' }, 'limit', 'int_parsing', 'invalid_limit'],
     [{ dataset: 'bank_risk', offset: '-1' }, 'offset', 'greater_than_equal', 'invalid_offset'],
+    [{ dataset: 'bank_risk', format: 'xlsx' }, 'format', 'enum', 'invalid_format'],
     [{ dataset: 'bank_risk', offset: '100001' }, 'offset', 'less_than_equal', 'invalid_offset'],
     [{ dataset: 'bank_risk', entity: 'x'.repeat(101) }, 'entity', 'string_too_long', 'entity_too_long'],
     [{ dataset: 'bank_risk', start_date: '20260901' }, 'start_date', 'date_format', 'invalid_date'],

@@ -57,6 +57,21 @@ const browserEvent = (packetId: string, trafficClass = 'browser') =>
   JSON.stringify({ visitor: visitorId(), consent: true, packet_id: packetId, kind: 'packet_download', traffic_class: trafficClass });
 const forget = () => JSON.stringify({ visitor: visitorId(), consent: true });
 
+/** The snapshot the current answer of a dataset comes from (forms one if none is stored). */
+async function currentSnapshot(f: Fixtures, dataset: string): Promise<string> {
+  const res = await f.main.app.inject({ url: `/api/v1/query?dataset=${dataset}&limit=1` });
+  return res.json<{ snapshot_id: string }>().snapshot_id;
+}
+
+/** A GET and its answer from `main`, for a 304 with the real ETag. */
+async function withEtagOf(f: Fixtures, url: string): Promise<InjectOptions> {
+  const res = await f.main.app.inject({ url });
+  return { url, headers: { 'if-none-match': String(res.headers.etag) } };
+}
+
+const get = (url: string): InjectOptions => ({ url });
+const INM_ANY = { 'if-none-match': '*' };
+
 const post = (url: string, payload: string, headers: Record<string, string> = JSON_TYPE): InjectOptions => ({ method: 'POST', url, payload, headers });
 
 /** 200, 400, 413, 415 and 422 of an analysis operation, from its sample requests. */
@@ -283,6 +298,95 @@ export const SCENARIOS: Record<string, OperationScenarios> = {
       413: [{ name: 'over 1024 bytes', request: () => post('/forget', JSON.stringify({ padding: 'x'.repeat(2000) }), OWN_PAGE) }],
       415: [{ name: 'text/plain', request: () => post('/forget', forget(), { ...OWN_PAGE, 'content-type': 'text/plain' }) }],
       503: [{ name: 'store unreachable', app: 'broken', request: () => post('/forget', forget(), OWN_PAGE) }],
+    },
+  },
+
+  dataRelease: {
+    url: () => '/api/v1/release',
+    statuses: {
+      200: [
+        { name: 'release', request: () => get('/api/v1/release') },
+        { name: 'under /openbb', request: () => get('/openbb/api/v1/release') },
+      ],
+      304: [{ name: 'its own ETag', request: (f) => withEtagOf(f, '/api/v1/release') }],
+    },
+  },
+
+  dataDatasets: {
+    url: () => '/api/v1/datasets',
+    statuses: {
+      200: [{ name: 'catalogue', request: () => get('/api/v1/datasets') }],
+      304: [{ name: 'its own ETag', request: (f) => withEtagOf(f, '/api/v1/datasets') }],
+      503: [{ name: 'store unreachable', app: 'broken', request: () => get('/api/v1/datasets') }],
+    },
+  },
+
+  dataSources: {
+    url: () => '/api/v1/sources',
+    statuses: {
+      200: [
+        { name: 'source health', request: () => get('/api/v1/sources') },
+        { name: 'under /openbb, extra parameters ignored', request: () => get('/openbb/api/v1/sources?dataset=bad&limit=0') },
+      ],
+      304: [{ name: 'If-None-Match: *', request: () => ({ url: '/api/v1/sources', headers: INM_ANY }) }],
+      503: [{ name: 'store unreachable', app: 'broken', request: () => get('/api/v1/sources') }],
+    },
+  },
+
+  dataQuery: {
+    url: () => '/api/v1/query?dataset=money_markets',
+    statuses: {
+      200: [
+        ...['money_markets', 'money_market_history', 'capital_markets', 'bank_risk', 'market_liquidity', 'china_economy', 'source_health'].map((dataset) => ({
+          name: dataset, request: () => get(`/api/v1/query?dataset=${dataset}`),
+        })),
+        { name: 'filtered and paged', request: () => get('/api/v1/query?dataset=money_market_history&entity=usd&start_date=2026-01-01&end_date=2026-12-31&limit=2&offset=1') },
+        { name: 'from a chosen snapshot', request: async (f) => get(`/api/v1/query?dataset=bank_risk&snapshot=${await currentSnapshot(f, 'bank_risk')}&limit=3`) },
+        { name: 'as retrieved at a moment', request: async (f) => {
+          await currentSnapshot(f, 'market_liquidity');
+          return get('/api/v1/query?dataset=market_liquidity&as_retrieved_at=2099-01-01T00:00:00Z');
+        } },
+        { name: 'as CSV', request: () => get('/api/v1/query?dataset=bank_risk&format=csv') },
+        { name: 'under /openbb', request: () => get('/openbb/api/v1/query?dataset=capital_markets&limit=1') },
+      ],
+      304: [
+        { name: 'If-None-Match: *', request: () => ({ url: '/api/v1/query?dataset=money_markets', headers: INM_ANY }) },
+        { name: 'a chosen snapshot, its own ETag', request: async (f) => withEtagOf(f, `/api/v1/query?dataset=bank_risk&snapshot=${await currentSnapshot(f, 'bank_risk')}`) },
+      ],
+      422: [
+        { name: 'dataset missing', request: () => get('/api/v1/query') },
+        { name: 'unknown dataset, limit 0', request: () => get('/api/v1/query?dataset=bad&limit=0') },
+        { name: 'limit true, offset -1', request: () => get('/api/v1/query?dataset=money_markets&limit=true&offset=-1') },
+        { name: 'entity of 101 characters', request: () => get(`/api/v1/query?dataset=money_markets&entity=${'x'.repeat(101)}`) },
+        { name: 'impossible date, start after end', request: () => get('/api/v1/query?dataset=money_markets&start_date=2026-02-30&end_date=20260901') },
+        { name: 'start after end', request: () => get('/api/v1/query?dataset=money_markets&start_date=2026-09-02&end_date=2026-09-01') },
+        { name: 'malformed snapshot id', request: () => get('/api/v1/query?dataset=money_markets&snapshot=nope') },
+        { name: 'unknown snapshot id', request: () => get(`/api/v1/query?dataset=money_markets&snapshot=${'0'.repeat(32)}`) },
+        { name: 'malformed instant', request: () => get('/api/v1/query?dataset=money_markets&as_retrieved_at=yesterday') },
+        { name: 'nothing stored that early', request: () => get('/api/v1/query?dataset=money_markets&as_retrieved_at=2000-01-01T00:00:00Z') },
+        { name: 'snapshot and as_retrieved_at', request: () => get(`/api/v1/query?dataset=money_markets&snapshot=${'0'.repeat(32)}&as_retrieved_at=2026-01-01T00:00:00Z`) },
+        { name: 'unknown format', request: () => get('/api/v1/query?dataset=money_markets&format=xlsx') },
+      ],
+      503: [{ name: 'store unreachable', app: 'broken', request: () => get('/api/v1/query?dataset=money_markets') }],
+    },
+  },
+
+  dataSnapshots: {
+    url: () => '/api/v1/snapshots?dataset=money_markets',
+    statuses: {
+      200: [
+        { name: 'stored snapshots', request: async (f) => {
+          await currentSnapshot(f, 'money_markets');
+          return get('/api/v1/snapshots?dataset=money_markets&limit=1');
+        } },
+        { name: 'none stored yet', request: () => get('/openbb/api/v1/snapshots?dataset=china_economy&offset=5') },
+      ],
+      304: [{ name: 'its own ETag', request: (f) => withEtagOf(f, '/api/v1/snapshots?dataset=money_markets') }],
+      422: [
+        { name: 'dataset missing', request: () => get('/api/v1/snapshots') },
+        { name: 'limit above the maximum', request: () => get('/api/v1/snapshots?dataset=money_markets&limit=1001') },
+      ],
+      503: [{ name: 'store unreachable', app: 'broken', request: () => get('/api/v1/snapshots?dataset=money_markets') }],
     },
   },
 };

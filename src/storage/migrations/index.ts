@@ -7,6 +7,7 @@ import { fundingMigration } from './0002_funding.js';
 import { applicationsMigration } from './0003_applications.js';
 import { dataMigration } from './0004_data.js';
 import { browserEventsMigration } from './0006_browser_events.js';
+import { dataReadsMigration } from './0007_data_reads.js';
 
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -15,5 +16,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '0003_applications': applicationsMigration(dialect),
     '0004_data': dataMigration(dialect),
     '0006_browser_events': browserEventsMigration(dialect),
+    '0007_data_reads': dataReadsMigration(dialect),
   };
 }

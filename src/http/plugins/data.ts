@@ -1,0 +1,185 @@
+// Data query routes (group C): release, datasets, sources, query (JSON or CSV) and the
+// snapshot listing. Handlers are thin: the domain (src/data/service.ts) validates before it
+// fetches or reads anything and returns a plain body; the plugin encodes it with Python
+// number formatting, tags it with a strong ETag (SHA-256 of the exact bytes) and answers
+// If-None-Match with 304. Every invalid query parameter answers with the group's one 422
+// body; every other failure keeps the evidence error shape.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isAppError } from '../../core/errors.js';
+import { recordDataRead, hasDataExclusionHeader } from '../../applications/data-reads.js';
+import { resolveCaller } from '../../applications/credential.js';
+import { sha256Hex } from '../../core/hash.js';
+import { rowsCsv } from '../../data/csv.js';
+import { encodeDataBody } from '../../data/encode.js';
+import { evidenceDigest, measurementEligible } from '../../data/measurement.js';
+import type { QueryResult } from '../../data/schemas.js';
+import { QueryValidationError } from '../../data/errors.js';
+import { listDatasets, listSnapshots, listSources, queryValidated, release } from '../../data/service.js';
+import { validateQuery } from '../../data/validate.js';
+import { FundingReadErrors } from '../../funding/read-errors.js';
+import { ifNoneMatchMatches } from '../conditional.js';
+import { dataContextFor } from '../data-context.js';
+import { sendError } from '../errors.js';
+import type { AppDeps } from '../deps.js';
+import { serveRoute, type GroupPluginOptions } from '../route.js';
+import { DATA_ROUTES, DataDatasets, DataQuery, DataRelease, DataSnapshots, DataSources } from '../routes/data.js';
+import { CORS_ALLOWED_ORIGINS } from './funding.js';
+
+/** Header that names the snapshot an answer was read from (the CSV body cannot say it). */
+export const SNAPSHOT_HEADER = 'x-evidence-snapshot';
+
+const CORS_METHODS = ['GET'];
+const CORS_REQUEST_HEADERS = ['Content-Type', 'Authorization', 'If-None-Match', 'X-Service-Traffic-Class', 'X-Liquilens-Traffic-Class', 'X-Traffic-Class'];
+const CORS_EXPOSED = ['ETag', 'X-Evidence-Snapshot', 'X-Evidence-Mode', 'X-Financial-Evidence-Measurement'].join(', ');
+const CORS_MAX_AGE = '600';
+
+/** Revalidate every time: the ETag decides whether the stored copy is still this answer. */
+const REVALIDATE = 'no-cache';
+/** Upstream: query answers are not stored (an unpinned answer carries the live cache age). */
+const NO_STORE = 'no-store';
+
+function allowedOrigin(request: FastifyRequest): string | undefined {
+  const origin = request.headers.origin;
+  return typeof origin === 'string' && CORS_ALLOWED_ORIGINS.includes(origin) ? origin : undefined;
+}
+
+interface Representation {
+  bytes: Buffer;
+  type: string;
+  cacheControl: string;
+  snapshotId?: string;
+  headers?: Record<string, string>;
+  /** Measures the answer once 200 or 304 is decided; resolves to the measurement header. */
+  measure?: (notModified: boolean) => Promise<string>;
+}
+
+/** Sends the bytes with their strong ETag, or 304 when If-None-Match names it. */
+async function sendTagged(request: FastifyRequest, reply: FastifyReply, rep: Representation): Promise<FastifyReply> {
+  const etag = `"${sha256Hex(rep.bytes)}"`;
+  const notModified = ifNoneMatchMatches(request.headers['if-none-match'], etag);
+  reply.header('etag', etag);
+  reply.header('cache-control', rep.cacheControl);
+  reply.header('vary', 'Origin');
+  if (rep.snapshotId) reply.header(SNAPSHOT_HEADER, rep.snapshotId);
+  for (const [name, value] of Object.entries(rep.headers ?? {})) reply.header(name, value);
+  if (rep.measure) reply.header(MEASUREMENT_HEADER, await rep.measure(notModified));
+  reply.type(rep.type);
+  if (notModified) return reply.code(304).send();
+  return reply.code(200).send(rep.bytes);
+}
+
+export const MEASUREMENT_HEADER = 'x-financial-evidence-measurement';
+
+/**
+ * Usage measurement of one query answer (upstream §2.2). It never fails the read: a key
+ * that is not usable only says `invalid_measurement_key`, a store that cannot record says
+ * `unavailable`.
+ */
+async function measureQuery(deps: AppDeps, request: FastifyRequest, result: QueryResult, notModified: boolean): Promise<string> {
+  if (request.method === 'HEAD') return 'not_eligible';
+  const app = { storage: deps.storage, clock: deps.clock };
+  let caller;
+  try {
+    caller = await resolveCaller(app, request.headers.authorization);
+  } catch (error) {
+    if (isAppError(error) && error.status === 401) return 'invalid_measurement_key';
+    request.log.warn({ err: error }, 'measurement key could not be checked; the read is served without measurement');
+    return 'unavailable';
+  }
+  try {
+    return await recordDataRead(app, {
+      caller,
+      excluded: hasDataExclusionHeader(request.headers),
+      eligible: measurementEligible(result),
+      notModified,
+      digest: evidenceDigest(result),
+    });
+  } catch (error) {
+    request.log.warn({ err: error }, 'usage measurement failed; the read is served without it');
+    return 'unavailable';
+  }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
+  const { deps } = options;
+  const sample = deps.config.mode === 'sample';
+  const ctx = dataContextFor(deps);
+
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof QueryValidationError) {
+      const body: Record<string, unknown> = error.body();
+      if (sample) body.sample = true;
+      return reply.code(error.status).type(JSON_TYPE).send(JSON.stringify(body));
+    }
+    return sendError(reply, options.shape, error, sample);
+  });
+
+  // CORS for this group's routes only, for the origins group B allows (OpenBB Workspace among them).
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = allowedOrigin(request);
+    if (origin) {
+      reply.header('access-control-allow-origin', origin);
+      reply.header('access-control-expose-headers', CORS_EXPOSED);
+    }
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
+    const origin = allowedOrigin(request);
+    const method = request.headers['access-control-request-method'];
+    const asked = String(request.headers['access-control-request-headers'] ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter((h) => h !== '');
+    const allowedHeaders = CORS_REQUEST_HEADERS.map((h) => h.toLowerCase());
+    reply.header('vary', 'Origin');
+    if (!origin || typeof method !== 'string' || !CORS_METHODS.includes(method) || !asked.every((h) => allowedHeaders.includes(h))) {
+      throw new AppError(FundingReadErrors.cors_preflight_refused, 'this cross-origin request is not allowed (origin, method or headers)');
+    }
+    reply.header('access-control-allow-methods', [...CORS_METHODS, 'HEAD', 'OPTIONS'].join(', '));
+    reply.header('access-control-allow-headers', CORS_REQUEST_HEADERS.join(', '));
+    reply.header('access-control-max-age', CORS_MAX_AGE);
+    return reply.code(204).send();
+  };
+
+  serveRoute(app, options, DataRelease, async (request, reply) =>
+    sendTagged(request, reply, { bytes: encodeDataBody(release(ctx)), type: JSON_TYPE, cacheControl: REVALIDATE }));
+
+  serveRoute(app, options, DataDatasets, async (request, reply) =>
+    sendTagged(request, reply, { bytes: encodeDataBody(await listDatasets(ctx)), type: JSON_TYPE, cacheControl: REVALIDATE }));
+
+  serveRoute(app, options, DataSources, async (request, reply) => {
+    const result = await listSources(ctx);
+    return sendTagged(request, reply, { bytes: encodeDataBody(result), type: JSON_TYPE, cacheControl: NO_STORE, snapshotId: result.snapshot_id });
+  });
+
+  serveRoute(app, options, DataQuery, async (request, reply) => {
+    const params = validateQuery(request.query);
+    const result = await queryValidated(ctx, params);
+    // An answer from a chosen snapshot never changes, so caches may keep it and revalidate.
+    const pinned = params.snapshot !== null || params.asRetrievedAt !== null;
+    const cacheControl = pinned ? REVALIDATE : NO_STORE;
+    const measure = (notModified: boolean) => measureQuery(deps, request, result, notModified);
+    if (params.format === 'csv') {
+      return sendTagged(request, reply, {
+        bytes: rowsCsv(result.results),
+        type: 'text/csv; charset=utf-8',
+        cacheControl,
+        snapshotId: result.snapshot_id,
+        headers: { 'content-disposition': `attachment; filename="${result.dataset}.csv"` },
+        measure,
+      });
+    }
+    return sendTagged(request, reply, { bytes: encodeDataBody(result), type: JSON_TYPE, cacheControl, snapshotId: result.snapshot_id, measure });
+  });
+
+  serveRoute(app, options, DataSnapshots, async (request, reply) =>
+    sendTagged(request, reply, { bytes: encodeDataBody(await listSnapshots(ctx, request.query)), type: JSON_TYPE, cacheControl: REVALIDATE }));
+
+  for (const route of DATA_ROUTES) app.options(route.url, { schema: { hide: true } }, preflight);
+};

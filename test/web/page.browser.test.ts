@@ -169,10 +169,57 @@ describe.skipIf(!chromiumPath)('the web page in chromium', () => {
     await page.context().close();
   });
 
+  it('pages a dataset from one snapshot without repeating rows, with source status and a CSV link of the same snapshot', async () => {
+    const { page, problems } = await open('#data');
+    const queries: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/query')) queries.push(request.url());
+    });
+    await expect.poll(() => page.locator('#data-dataset option').count()).toBeGreaterThan(1);
+    await page.locator('#data-sources tbody tr').first().waitFor();
+    expect(await page.locator('#data-sources thead th').allTextContents()).toContain('rights_status');
+    // The dataset with the most rows, so there is more than one page.
+    const counts = await h.app.inject({ url: '/api/v1/datasets' });
+    const datasets = counts.json<Array<{ id: string }>>();
+    let best = { id: '', total: 0 };
+    for (const { id } of datasets) {
+      const total = (await h.app.inject({ url: `/api/v1/query?dataset=${id}&limit=1` })).json<{ total_rows: number }>().total_rows;
+      if (total > best.total) best = { id, total };
+    }
+    expect(best.total).toBeGreaterThan(10);
+    await page.selectOption('#data-dataset', best.id);
+    await page.click('#data-form button[type="submit"]');
+    await expect.poll(() => page.locator('#data-page').textContent()).toMatch(new RegExp(`^Rows 1–\\d+ of ${best.total}$`));
+    await screenshot(page, 'data');
+    const seen: string[] = [];
+    for (;;) {
+      const rows = await page.$$eval('#data-table tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
+      seen.push(...rows);
+      if (await page.isDisabled('#data-next')) break;
+      const before = await page.locator('#data-page').textContent();
+      await page.click('#data-next');
+      await expect.poll(() => page.locator('#data-page').textContent()).not.toBe(before);
+    }
+    expect(seen).toHaveLength(best.total);
+    expect(new Set(seen).size).toBe(best.total);
+    const pinned = queries.filter((q) => q.includes(`dataset=${best.id}`));
+    const snapshot = new URL(pinned[1]).searchParams.get('snapshot');
+    expect(snapshot).toBeTruthy();
+    for (const q of pinned.slice(1)) expect(new URL(q).searchParams.get('snapshot')).toBe(snapshot);
+    const csv = new URL(String(await page.getAttribute('#data-csv', 'href')), base);
+    expect(csv.searchParams.get('format')).toBe('csv');
+    expect(csv.searchParams.get('snapshot')).toBe(snapshot);
+    const body = await (await fetch(csv)).text();
+    expect(body.split('\n')[0]).toContain('entity_id');
+    expect(problems.list).toEqual([]);
+    await page.context().close();
+  });
+
   it('has no horizontal scroll at 360 px wide on any view', async () => {
     for (const view of ['funding', 'analysis', 'data']) {
       const { page } = await open(`#${view}`, 360);
       if (view === 'funding') await page.locator('#downloads .ok').nth(2).waitFor();
+      if (view === 'data') await page.locator('#data-table tbody tr').first().waitFor();
       if (view === 'analysis') {
         await page.click('#panel-example');
         await expect.poll(() => page.inputValue('#panel-csv')).not.toBe('');

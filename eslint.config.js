@@ -4,6 +4,7 @@
 // and code nothing uses.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 const HTTP_LAYER = { regex: '(^|/)http/', message: 'Only src/http (and the CLI) may import the HTTP layer; hand it what it needs instead.' };
 const DOMAIN = { regex: '(^|/)(analysis|funding|applications|data)/', message: 'Shared layers (src/core, src/platform) must not depend on a group.' };
@@ -53,6 +54,11 @@ export default tseslint.config(
     // Plain JavaScript (the launcher, this file): no type information to check against.
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // The web page's scripts run in the browser (uPlot is the global its package defines).
+    files: ['src/web/assets/*.js'],
+    languageOptions: { sourceType: 'module', globals: { ...globals.browser, uPlot: 'readonly' } },
   },
   {
     files: ['bin/*.js'],

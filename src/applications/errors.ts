@@ -35,6 +35,22 @@ export const ApplicationErrors = defineErrors('applications', {
     status: 503,
     meaning: 'The store holding application keys could not be read, so the key could not be checked.',
   },
+  event_origin_not_allowed: {
+    status: 403,
+    meaning: 'Browser events and forget requests are accepted only with an Origin header naming this service or an origin it lists.',
+  },
+  invalid_usage_event: {
+    status: 400,
+    meaning: 'The body is not exactly {visitor, consent: true, packet_id, kind: "packet_download", traffic_class} (or {visitor, consent: true} to forget).',
+  },
+  usage_event_packet_unavailable: {
+    status: 400,
+    meaning: 'The event names a packet this archive does not hold, or one that fails verification.',
+  },
+  usage_event_allowance_reached: {
+    status: 400,
+    meaning: 'Today\'s allowance of browser events, overall or for this visitor, is used up.',
+  },
   application_storage_unavailable: {
     status: 503,
     meaning: 'The store holding application keys could not complete the enrollment or erasure.',

@@ -5,6 +5,7 @@
 import { formatInstantOffset } from '../core/time.js';
 import { markFloat } from '../core/json.js';
 import type { ApplicationContext } from './context.js';
+import { browserUsage, type BrowserUsage } from './browser-events.js';
 import { shiftDate, utcDate } from './days.js';
 import { KEY_EXPIRY_DAYS, purgeExpired, USAGE_RETENTION_DAYS, usageRetentionCutoff } from './retention.js';
 import type { AggregateClass, TrafficClass, UsageOutcome } from './tables.js';
@@ -36,6 +37,8 @@ export interface UsageReport {
   scope: string;
   independent_organizations: null;
   downstream_users: null;
+  /** The consented browser counters: a separate dataset with its own 30-date retention. */
+  browser: BrowserUsage;
 }
 
 const COHORT_BASIS =
@@ -131,5 +134,6 @@ export async function usageReport(ctx: ApplicationContext): Promise<UsageReport>
     scope: SCOPE,
     independent_organizations: null,
     downstream_users: null,
+    browser: await browserUsage(db, today),
   };
 }

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { Storage } from '../storage/storage.js';
 import { shiftDate } from './days.js';
+import { purgeBrowserEvents } from './browser-events.js';
 
 /** A key whose last accepted use is more than this many dates back is gone (180 idle dates). */
 export const KEY_IDLE_LIMIT_DAYS = 179;
@@ -51,9 +52,10 @@ export async function purgeExpired(db: Kysely<Database>, today: string): Promise
 
 const lastPurgeDay = new WeakMap<Storage, string>();
 
-/** Purges once per UTC date per store handle; later calls on the same date do nothing. */
+/** Purges (keys, usage and the browser events' 30 dates) once per UTC date per store handle; later calls on the same date do nothing. */
 export async function purgeOncePerDay(storage: Storage, today: string): Promise<void> {
   if (lastPurgeDay.get(storage) === today) return;
   await purgeExpired(storage.db, today);
+  await purgeBrowserEvents(storage.db, today);
   lastPurgeDay.set(storage, today);
 }

@@ -31,3 +31,41 @@ export const RevocationResponse = Type.Object(
   { additionalProperties: false, description: 'The key and its completions are gone; anonymous counters stay.' },
 );
 export type RevocationBody = Static<typeof RevocationResponse>;
+
+// Consented browser counters (POST /events, POST /forget).
+
+export const BrowserEventBody = Type.Object(
+  {
+    visitor: Type.String({ pattern: '^[0-9a-f]{32}$' }),
+    consent: Type.Literal(true),
+    packet_id: Type.String({ pattern: '^[0-9]{8}T[0-9]{6}\\.[0-9]{6}Z-[0-9a-f]{32}$' }),
+    kind: Type.Literal('packet_download'),
+    traffic_class: Type.Union([Type.Literal('browser'), Type.Literal('operator')]),
+  },
+  { additionalProperties: false, description: 'Exactly these five members; the visitor id is a random 32-hex id the page created after consent.' },
+);
+export type BrowserEvent = Static<typeof BrowserEventBody>;
+
+export const BrowserEventRecorded = Type.Object(
+  {
+    recorded: Type.Boolean({ description: 'False when the same visitor already sent this event today.' }),
+    scope: Type.Literal('unverified_consented_browser_event'),
+  },
+  { additionalProperties: false },
+);
+
+export const BrowserEventExcluded = Type.Object(
+  { recorded: Type.Literal(false), reason: Type.Literal('operator_excluded') },
+  { additionalProperties: false },
+);
+
+export const BrowserEventResponse = Type.Union([BrowserEventRecorded, BrowserEventExcluded]);
+export type BrowserEventAnswer = Static<typeof BrowserEventResponse>;
+
+export const ForgetBody = Type.Object(
+  { visitor: Type.String({ pattern: '^[0-9a-f]{32}$' }), consent: Type.Literal(true) },
+  { additionalProperties: false, description: 'Exactly {visitor, consent: true}.' },
+);
+export type ForgetRequest = Static<typeof ForgetBody>;
+
+export const ForgetResponse = Type.Object({ deleted: Type.Literal(true) }, { additionalProperties: false });

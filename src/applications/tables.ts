@@ -43,6 +43,21 @@ export interface AggregatesTable {
   count: number;
 }
 
+/** One consented browser event: a keyed hash of the visitor, a UTC date, a packet, a kind. */
+export interface BrowserEventsTable {
+  /** Hex HMAC-SHA-256 of the visitor id under the `browser-visitor` secret. */
+  visitor_hash: string;
+  day: string;
+  packet: string;
+  kind: string;
+}
+
+/** Secrets the service creates for itself (hex), shared by every instance on the store. */
+export interface ServiceSecretsTable {
+  name: string;
+  value_hex: string;
+}
+
 /** A measured data-query read (group C): one per application, UTC date and response digest. */
 export interface DataReadsTable {
   application: string;
@@ -52,6 +67,8 @@ export interface DataReadsTable {
 }
 
 export interface ApplicationTables {
+  browser_events: BrowserEventsTable;
+  service_secrets: ServiceSecretsTable;
   applications: ApplicationsTable;
   data_reads: DataReadsTable;
   completions: CompletionsTable;

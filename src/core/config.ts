@@ -47,6 +47,8 @@ export interface Config {
   snapshotPinHours: number;
   /** The build's 40-hex source commit, operator supplied; null when not configured. */
   releaseCommit: string | null;
+  /** Browser origins, besides this service's own, whose pages may send consented download events. */
+  eventOrigins: string[];
 }
 
 /** The data group's source documents, one per (topic, source); see src/data/registry.ts. */
@@ -143,6 +145,23 @@ function sourceUrl(name: string) {
   };
 }
 
+// A comma-separated list of exact origins (scheme://host[:port]), as browsers send them.
+function originList(value: string): string[] {
+  const origins = value.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  for (const origin of origins) {
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || `${url.protocol}//${url.host}` !== origin) {
+      throw new ConfigError(`EVIDENCE_EVENT_ORIGINS must list origins such as https://example.org (scheme and host only), got ${JSON.stringify(origin)}`);
+    }
+  }
+  return origins;
+}
+
 function releaseCommit(value: string): string {
   if (!/^[0-9a-f]{40}$/.test(value)) {
     throw new ConfigError('EVIDENCE_RELEASE_COMMIT must be exactly 40 lowercase hexadecimal characters (a full git commit id), or unset');
@@ -218,6 +237,8 @@ export const SETTINGS: readonly SettingSpec[] = [
     parse: integer('EVIDENCE_SNAPSHOT_PIN_HOURS', 24, 87600) },
   { key: 'releaseCommit', env: 'EVIDENCE_RELEASE_COMMIT', flag: '--release-commit <sha>', description: 'full 40-hex source commit of this build (release identity)', defaultText: '(unset: unversioned-local)',
     parse: releaseCommit },
+  { key: 'eventOrigins', env: 'EVIDENCE_EVENT_ORIGINS', flag: '--event-origins <list>', description: 'comma-separated browser origins, besides this service, allowed to send consented download events', defaultText: '(none)',
+    parse: originList },
 ];
 
 export function defaultConfig(): Config {
@@ -248,6 +269,7 @@ export function defaultConfig(): Config {
     snapshotRetentionDays: 90,
     snapshotPinHours: 24,
     releaseCommit: null,
+    eventOrigins: [],
   };
 }
 

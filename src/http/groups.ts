@@ -10,6 +10,7 @@ import { applicationsPlugin } from './plugins/applications.js';
 import { dataPlugin } from './plugins/data.js';
 import { dataReviewPlugin } from './plugins/data-review.js';
 import { fundingPlugin } from './plugins/funding.js';
+import { pagePlugin } from './plugins/page.js';
 import { systemPlugin } from './plugins/system.js';
 import type { GroupPluginOptions } from './route.js';
 import { ANALYSIS_ROUTES } from './routes/analysis.js';
@@ -17,6 +18,7 @@ import { APPLICATION_ROUTES } from './routes/applications.js';
 import { DATA_ROUTES } from './routes/data.js';
 import { DATA_REVIEW_ROUTES } from './routes/data-review.js';
 import { FUNDING_ROUTES } from './routes/funding.js';
+import { PAGE_ROUTES } from './routes/page.js';
 import { SYSTEM_ROUTES } from './routes/system.js';
 
 export interface GroupDefinition {
@@ -32,6 +34,7 @@ export interface GroupDefinition {
 
 export const GROUPS: readonly GroupDefinition[] = [
   { name: 'system', prefix: '', shape: 'any', routes: SYSTEM_ROUTES, plugin: systemPlugin },
+  { name: 'page', prefix: '', shape: 'any', routes: PAGE_ROUTES, plugin: pagePlugin },
   { name: 'analysis', prefix: ANALYSIS_PREFIX, shape: 'analysis', routes: ANALYSIS_ROUTES, plugin: analysisPlugin },
   { name: 'funding', prefix: '/funding-evidence', shape: 'evidence', routes: FUNDING_ROUTES, plugin: fundingPlugin },
   { name: 'applications', prefix: '/funding-evidence', shape: 'evidence', routes: APPLICATION_ROUTES, plugin: applicationsPlugin },

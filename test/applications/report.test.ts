@@ -18,7 +18,7 @@ for (const backend of backends) {
       const report = await usageReport(ctx);
       expect(Object.keys(report)).toEqual([
         'schema', 'evaluated_at', 'retention_days', 'classes', 'request_aggregates',
-        'cohort_basis', 'deduplication', 'coverage', 'scope', 'independent_organizations', 'downstream_users',
+        'cohort_basis', 'deduplication', 'coverage', 'scope', 'independent_organizations', 'downstream_users', 'browser',
       ]);
       expect(report.schema).toBe('financial-evidence.application-usage.v1');
       expect(report.evaluated_at).toBe('2026-09-01T10:00:00.000000+00:00');

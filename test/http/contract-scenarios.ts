@@ -4,6 +4,7 @@
 // load shedding) are driven for all of them by the test itself. A group that adds an
 // operation adds its scenarios here: one per documented status it can reach, or a line
 // in UNREACHABLE saying why it cannot.
+import { randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { seriesRequest, narrativeRequest } from '../helpers/analysis-requests.js';
 import type { TestApp } from '../helpers/app.js';
@@ -49,6 +50,12 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const BAD_BEARER = { authorization: 'Bearer not-a-key' };
 const FOREIGN_ORIGIN = { origin: 'https://elsewhere.example' };
 const CLOCK = '2026-01-01T00:00:00Z';
+/** A request from this service's own page (Origin equals the Host it was sent to). */
+const OWN_PAGE = { ...JSON_TYPE, host: '127.0.0.1:8080', origin: 'http://127.0.0.1:8080' };
+const visitorId = () => randomBytes(16).toString('hex');
+const browserEvent = (packetId: string, trafficClass = 'browser') =>
+  JSON.stringify({ visitor: visitorId(), consent: true, packet_id: packetId, kind: 'packet_download', traffic_class: trafficClass });
+const forget = () => JSON.stringify({ visitor: visitorId(), consent: true });
 
 /** The snapshot the current answer of a dataset comes from (forms one if none is stored). */
 async function currentSnapshot(f: Fixtures, dataset: string): Promise<string> {
@@ -188,6 +195,16 @@ const ANALYSIS_SCENARIOS: Record<string, OperationScenarios> = (() => {
 })();
 
 export const SCENARIOS: Record<string, OperationScenarios> = {
+  servicePage: {
+    url: () => '/',
+    statuses: {
+      200: [
+        { name: 'a browser (HTML)', request: () => ({ url: '/', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } }) },
+        { name: 'a client asking for JSON', request: () => ({ url: '/', headers: { accept: 'application/json' } }) },
+      ],
+    },
+  },
+
   health: { url: () => '/healthz', statuses: { 200: [{ name: 'liveness', request: () => ({ url: '/healthz' }) }] } },
 
   readiness: {
@@ -386,6 +403,39 @@ export const SCENARIOS: Record<string, OperationScenarios> = {
     statuses: {
       200: [{ name: 'the kit', request: () => ({ url: '/api/v1/research-kit.zip' }) }],
       304: [{ name: 'If-None-Match: *', request: () => ({ url: '/api/v1/research-kit.zip', headers: { 'if-none-match': '*' } }) }],
+    },
+  },
+
+  recordBrowserEvent: {
+    url: () => '/events',
+    statuses: {
+      200: [
+        { name: 'a consented download', request: (f) => post('/events', browserEvent(f.packets[2]), OWN_PAGE) },
+        { name: 'operator traffic', request: (f) => post('/events', browserEvent(f.packets[2], 'operator'), OWN_PAGE) },
+      ],
+      400: [
+        { name: 'consent given as 1', request: (f) => post('/events', browserEvent(f.packets[2]).replace('"consent":true', '"consent":1'), OWN_PAGE) },
+        { name: 'a packet the archive lacks', request: () => post('/events', browserEvent(UNKNOWN_PACKET), OWN_PAGE) },
+      ],
+      403: [
+        { name: 'foreign origin', request: (f) => post('/events', browserEvent(f.packets[2]), { ...OWN_PAGE, ...FOREIGN_ORIGIN }) },
+        { name: 'no origin', request: (f) => post('/events', browserEvent(f.packets[2])) },
+      ],
+      413: [{ name: 'over 1024 bytes', request: () => post('/events', JSON.stringify({ padding: 'x'.repeat(2000) }), OWN_PAGE) }],
+      415: [{ name: 'text/plain', request: (f) => post('/events', browserEvent(f.packets[2]), { ...OWN_PAGE, 'content-type': 'text/plain' }) }],
+      503: [{ name: 'store unreachable', app: 'broken', request: (f) => post('/events', browserEvent(f.packets[2]), OWN_PAGE) }],
+    },
+  },
+
+  forgetBrowserVisitor: {
+    url: () => '/forget',
+    statuses: {
+      200: [{ name: 'a visitor', request: () => post('/forget', forget(), OWN_PAGE) }],
+      400: [{ name: 'an extra member', request: () => post('/forget', forget().replace('}', ',"x":1}'), OWN_PAGE) }],
+      403: [{ name: 'foreign origin', request: () => post('/forget', forget(), { ...OWN_PAGE, ...FOREIGN_ORIGIN }) }],
+      413: [{ name: 'over 1024 bytes', request: () => post('/forget', JSON.stringify({ padding: 'x'.repeat(2000) }), OWN_PAGE) }],
+      415: [{ name: 'text/plain', request: () => post('/forget', forget(), { ...OWN_PAGE, 'content-type': 'text/plain' }) }],
+      503: [{ name: 'store unreachable', app: 'broken', request: () => post('/forget', forget(), OWN_PAGE) }],
     },
   },
 

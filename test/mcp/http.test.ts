@@ -20,7 +20,7 @@ async function connect(url: string): Promise<Client> {
   return c;
 }
 
-async function rpc(body: string | Uint8Array, path = '/mcp', headers: Record<string, string> = {}): Promise<{ status: number; text: string; headers: Headers }> {
+async function rpc(body: string, path = '/mcp', headers: Record<string, string> = {}): Promise<{ status: number; text: string; headers: Headers }> {
   const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   return { status: res.status, text: await res.text(), headers: res.headers };
 }

@@ -11,7 +11,8 @@ import { resolveCaller } from '../../applications/credential.js';
 import { revocationBody, revokeApplication } from '../../applications/revoke.js';
 import { hasExclusionHeader } from '../../applications/traffic.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
-import { EnrollApplication, EraseCurrentApplication } from '../routes/applications.js';
+import { EnrollApplication, EraseCurrentApplication, ForgetBrowserVisitor, RecordBrowserEvent } from '../routes/applications.js';
+import { BROWSER_EVENT_BODY_LIMIT, forgetVisitor, parseBrowserEvent, parseForget, recordBrowserEvent } from '../../applications/browser-events.js';
 
 /**
  * Browser origins, besides this service's own pages (its /docs), that may create or erase
@@ -22,10 +23,15 @@ export const KEY_MANAGEMENT_ORIGINS: readonly string[] = [];
 
 /** True when Origin is absent, listed, or names the host this request was sent to. */
 export function originMayManageKeys(request: FastifyRequest): boolean {
+  if (request.headers.origin === undefined) return true;
+  return isOwnOrListedOrigin(request, KEY_MANAGEMENT_ORIGINS);
+}
+
+/** True when Origin is present and is either listed or this service's own origin. */
+export function isOwnOrListedOrigin(request: FastifyRequest, listed: readonly string[]): boolean {
   const origin = request.headers.origin;
-  if (origin === undefined) return true;
   if (typeof origin !== 'string') return false;
-  if (KEY_MANAGEMENT_ORIGINS.includes(origin)) return true;
+  if (listed.includes(origin)) return true;
   let url: URL;
   try {
     url = new URL(origin);
@@ -56,6 +62,38 @@ const mediaTypeGuard: onRequestAsyncHookHandler = async (request) => {
 export const applicationsPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
   const { deps } = options;
   const ctx = { storage: deps.storage, clock: deps.clock };
+
+  // Browser counters need an Origin: only pages of this service (or listed ones) send them.
+  const eventOriginGuard: onRequestAsyncHookHandler = async (request) => {
+    if (!isOwnOrListedOrigin(request, deps.config.eventOrigins)) {
+      throw new AppError(ApplicationErrors.event_origin_not_allowed, 'browser events are accepted only from this service\'s own pages or a listed origin');
+    }
+  };
+
+  serveRoute(
+    app,
+    options,
+    RecordBrowserEvent,
+    async (request, reply) => {
+      const event = parseBrowserEvent(request.body);
+      const answer = await recordBrowserEvent({ ...ctx, mode: deps.config.mode }, event);
+      reply.header('cache-control', 'no-store');
+      return reply.code(200).send(answer);
+    },
+    { bodyLimit: BROWSER_EVENT_BODY_LIMIT, onRequest: [eventOriginGuard, mediaTypeGuard] },
+  );
+
+  serveRoute(
+    app,
+    options,
+    ForgetBrowserVisitor,
+    async (request, reply) => {
+      const answer = await forgetVisitor(ctx, parseForget(request.body));
+      reply.header('cache-control', 'no-store');
+      return reply.code(200).send(answer);
+    },
+    { bodyLimit: BROWSER_EVENT_BODY_LIMIT, onRequest: [eventOriginGuard, mediaTypeGuard] },
+  );
 
   serveRoute(
     app,

@@ -1,7 +1,8 @@
 // Contracts of application keys: enrollment and erasure by the key holder.
 import { ApplicationErrors } from '../../applications/errors.js';
 import { ENROLLMENT_BODY_LIMIT, ENROLLMENTS_PER_UTC_DAY, RETAINED_APPLICATIONS_LIMIT } from '../../applications/enroll.js';
-import { ConsentBody, EnrollmentResponse, RevocationResponse } from '../../applications/schemas.js';
+import { BrowserEventBody, BrowserEventResponse, ConsentBody, EnrollmentResponse, ForgetBody, ForgetResponse, RevocationResponse } from '../../applications/schemas.js';
+import { BROWSER_EVENT_BODY_LIMIT, BROWSER_EVENT_RETENTION_DAYS, BROWSER_EVENTS_PER_DAY, BROWSER_EVENTS_PER_VISITOR_PER_DAY } from '../../applications/browser-events.js';
 import { defineRoute } from '../contract.js';
 
 const tags = ['funding evidence: application keys'];
@@ -46,4 +47,41 @@ export const EraseCurrentApplication = defineRoute({
   ],
 });
 
-export const APPLICATION_ROUTES = [EnrollApplication, EraseCurrentApplication] as const;
+const browserTags = ['funding evidence: consented browser counters'];
+
+export const RecordBrowserEvent = defineRoute({
+  method: 'POST',
+  url: '/events',
+  operationId: 'recordBrowserEvent',
+  summary: 'Count one verified packet download from a consenting browser',
+  description:
+    `Sent by this service's page (or a listed origin) after its user ticked consent and a download verified in the browser. Origin must be this service or a configured origin; ` +
+    `application/json of at most ${BROWSER_EVENT_BODY_LIMIT} bytes. The visitor is stored only as HMAC-SHA-256 under a secret held by the service; one event per visitor, UTC date, packet and kind; ` +
+    `at most ${count(BROWSER_EVENTS_PER_DAY)} events per date and ${BROWSER_EVENTS_PER_VISITOR_PER_DAY} per visitor per date; kept ${BROWSER_EVENT_RETENTION_DAYS} UTC dates.`,
+  tags: browserTags,
+  body: BrowserEventBody,
+  bodyCheckedByOperation: true,
+  success: { 200: { description: 'Whether a new event was counted (false for a repeat or for operator traffic).', content: { 'application/json': BrowserEventResponse } } },
+  errors: [
+    ApplicationErrors.event_origin_not_allowed,
+    ApplicationErrors.invalid_usage_event,
+    ApplicationErrors.usage_event_packet_unavailable,
+    ApplicationErrors.usage_event_allowance_reached,
+    ApplicationErrors.application_storage_unavailable,
+  ],
+});
+
+export const ForgetBrowserVisitor = defineRoute({
+  method: 'POST',
+  url: '/forget',
+  operationId: 'forgetBrowserVisitor',
+  summary: "Delete every counted event of a browser's visitor id",
+  description: 'Send exactly {"visitor": <the 32-hex id>, "consent": true} from an allowed origin. Deletes the events stored under that visitor.',
+  tags: browserTags,
+  body: ForgetBody,
+  bodyCheckedByOperation: true,
+  success: { 200: { description: 'The visitor\'s events are deleted (also when there were none).', content: { 'application/json': ForgetResponse } } },
+  errors: [ApplicationErrors.event_origin_not_allowed, ApplicationErrors.invalid_usage_event, ApplicationErrors.application_storage_unavailable],
+});
+
+export const APPLICATION_ROUTES = [EnrollApplication, EraseCurrentApplication, RecordBrowserEvent, ForgetBrowserVisitor] as const;

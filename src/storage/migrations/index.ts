@@ -6,6 +6,7 @@ import { coreMigration } from './0001_core.js';
 import { fundingMigration } from './0002_funding.js';
 import { applicationsMigration } from './0003_applications.js';
 import { dataMigration } from './0004_data.js';
+import { fundingRevisionMigration } from './0005_funding_revision.js';
 
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -13,5 +14,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '0002_funding': fundingMigration(dialect),
     '0003_applications': applicationsMigration(dialect),
     '0004_data': dataMigration(dialect),
+    '0005_funding_revision': fundingRevisionMigration(dialect),
   };
 }

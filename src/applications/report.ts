@@ -4,6 +4,7 @@
 
 import { formatInstantOffset } from '../core/time.js';
 import { markFloat } from '../core/json.js';
+import { flushAnonymousCounts } from './anonymous-counts.js';
 import type { ApplicationContext } from './context.js';
 import { shiftDate, utcDate } from './days.js';
 import { KEY_EXPIRY_DAYS, purgeExpired, USAGE_RETENTION_DAYS, usageRetentionCutoff } from './retention.js';
@@ -91,6 +92,8 @@ async function returnRate(ctx: ApplicationContext, trafficClass: TrafficClass, o
 export async function usageReport(ctx: ApplicationContext): Promise<UsageReport> {
   const now = ctx.clock();
   const today = utcDate(now);
+  // Anonymous counts this process still holds in memory belong in the report.
+  await flushAnonymousCounts(ctx.storage);
   await purgeExpired(ctx.storage.db, today);
   const db = ctx.storage.db;
 

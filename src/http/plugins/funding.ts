@@ -23,7 +23,7 @@ import { storedCurrent } from '../../funding/current-cache.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { FundingChanges, FundingHistory, FundingLatest, FundingPacketFile, FundingSourceTerms } from '../routes/funding.js';
-import { identifyReader, recordReadUsage, type ReaderIdentity } from '../usage.js';
+import { flushUsageOnClose, identifyReader, recordReadUsage, type ReaderIdentity } from '../usage.js';
 
 export const CORS_ALLOWED_ORIGINS: readonly string[] = ['https://beepboop2025.github.io', 'https://pro.openbb.co', 'https://my.openbb.co'];
 const CORS_METHODS = ['GET', 'POST', 'DELETE'];
@@ -56,6 +56,7 @@ interface ConditionalSend {
 
 export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
   const { deps, mountedAt } = options;
+  flushUsageOnClose(app, deps);
   const { config, storage } = deps;
   const readConfig: ReadConfig = config;
   const sample = config.mode === 'sample';

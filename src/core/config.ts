@@ -2,6 +2,7 @@
 // Values are checked once at start; an unknown EVIDENCE_* variable or a malformed value
 // stops the process with a message naming the setting, instead of running misconfigured.
 
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 export type EvidenceMode = 'live' | 'sample';
@@ -27,6 +28,10 @@ export interface Config {
   iorbSource: IorbSourceSetting;
   /** Event-loop delay (ms) above which requests are shed with 503. */
   maxEventLoopDelay: number;
+  /** Worker threads running group A analyses; 0 runs them on the event loop. */
+  analysisWorkers: number;
+  /** Analyses that may wait for a worker; more are answered 503 + Retry-After. */
+  analysisQueue: number;
   /** Data group (C): the URL of each source document (live mode). */
   sourceUrls: Record<SourceKey, string>;
   /** Seconds a successful source retrieval is reused before it is fetched again. */
@@ -187,6 +192,10 @@ export const SETTINGS: readonly SettingSpec[] = [
     defaultText: 'prates_ddp', parse: oneOf('EVIDENCE_IORB_SOURCE', IORB_SOURCE_SETTINGS) },
   { key: 'maxEventLoopDelay', env: 'EVIDENCE_MAX_EVENT_LOOP_DELAY', flag: '--max-event-loop-delay <ms>', description: 'event-loop delay that triggers load shedding (503 + Retry-After); 0 turns it off', defaultText: '1000',
     parse: integer('EVIDENCE_MAX_EVENT_LOOP_DELAY', 0, 60000) },
+  { key: 'analysisWorkers', env: 'EVIDENCE_ANALYSIS_WORKERS', flag: '--analysis-workers <n>', description: 'worker threads for analysis requests (0 runs them on the event loop)', defaultText: '(the number of cores)',
+    parse: integer('EVIDENCE_ANALYSIS_WORKERS', 0, 64) },
+  { key: 'analysisQueue', env: 'EVIDENCE_ANALYSIS_QUEUE', flag: '--analysis-queue <n>', description: 'analysis requests that may wait for a worker; beyond it 503 + Retry-After', defaultText: '16',
+    parse: integer('EVIDENCE_ANALYSIS_QUEUE', 0, 10000) },
   ...SOURCE_KEYS.map((key): SettingSpec => {
     const env = `EVIDENCE_SOURCE_URL_${key.toUpperCase().replace(/-/g, '_')}`;
     return { key: `sourceUrls.${key}`, env, flag: `--source-url-${key} <url>`, description: `URL of the ${key} source document (data group)`, defaultText: DEFAULT_SOURCE_URLS[key],
@@ -222,6 +231,8 @@ export function defaultConfig(): Config {
     },
     iorbSource: 'prates_ddp',
     maxEventLoopDelay: 1000,
+    analysisWorkers: Math.max(1, availableParallelism()),
+    analysisQueue: 16,
     sourceUrls: { ...DEFAULT_SOURCE_URLS },
     sourceCacheTtl: 60,
     sourceErrorTtl: 5,

@@ -7,8 +7,8 @@
 // encoded with Python's separators and number formatting so bodies are byte-compatible
 // with the reference service.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError } from '../../core/errors.js';
-import { cloneJson, copyMember, encodePythonBody, LoneSurrogateError } from '../../core/json.js';
+import { AppError, CoreErrors, isAppError } from '../../core/errors.js';
+import { cloneJson, copyMember, encodePythonBody, JsonSyntaxError, LoneSurrogateError } from '../../core/json.js';
 import { implementationSha256 } from '../../core/build-info.js';
 import { AnalysisErrors } from '../../analysis/errors.js';
 import { compileValidator, type Validator } from '../../analysis/validate.js';
@@ -34,6 +34,8 @@ import { triageNarrative } from '../../analysis/narrative/triage.js';
 import { assessSpectral } from '../../analysis/spectral.js';
 import { dysonReference } from '../../analysis/dyson.js';
 import type { RouteContract } from '../contract.js';
+import { createAnalysisRunner } from '../analysis/offload.js';
+import { runJob } from '../analysis/job.js';
 import { healthBody } from '../health.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { ANALYSIS_TOOLS, Capabilities as CapabilitiesRoute, DysonReference, MarketAssessment, NarrativeTriage, SpectralAssessment } from '../routes/analysis.js';
@@ -59,7 +61,7 @@ function tool<T>(contract: Tool['contract'], defaultsFrom: object, run: (body: T
 }
 
 // In ANALYSIS_TOOLS order (sorted by name), the order capabilities lists them in.
-const TOOLS: readonly Tool[] = [
+export const TOOLS: readonly Tool[] = [
   tool<DysonRequestInput>(DysonReference, DysonReference.body, (body) => dysonReference(body)),
   tool<MarketRequestInput>(MarketAssessment, MarketPolicySchema, (body) => assessMarket(body)),
   tool<NarrativeRequestInput>(NarrativeTriage, NarrativePolicySchema, (body) => triageNarrative(body)),
@@ -122,10 +124,11 @@ export function capabilitiesBody(maxBodyBytes: number): Capabilities {
   };
 }
 
-function sendJson(reply: FastifyReply, body: string): FastifyReply {
+function sendJson(reply: FastifyReply, body: string | Uint8Array): FastifyReply {
   // As bytes, so Fastify keeps the reference's bare `application/json` (it appends a
   // charset to JSON strings).
-  return reply.code(200).header('content-type', 'application/json').send(Buffer.from(body, 'utf8'));
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return reply.code(200).header('content-type', 'application/json').send(bytes);
 }
 
 /**
@@ -133,7 +136,7 @@ function sendJson(reply: FastifyReply, body: string): FastifyReply {
  * result is the caller's scale problem, not an internal failure; an unpaired surrogate is
  * caught by validation first, but is mapped here too should a digest ever meet one.
  */
-function runEncoded(t: Tool, body: unknown): string {
+export function runEncoded(t: Tool, body: unknown): string {
   try {
     return encodePythonBody(t.run(body));
   } catch (error) {
@@ -161,15 +164,25 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
   };
   const preflightAt = (url: string) => app.options(url, { schema: { hide: true } }, preflight);
 
+  // Request bodies reach the handler as bytes: reading, validation, computation and
+  // encoding run together on the worker pool (src/http/analysis/offload.ts).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes, done) => {
+    if ((bytes as Buffer).length === 0) done(new AppError(CoreErrors.empty_body, 'this operation needs a non-empty JSON request body'), undefined);
+    else done(null, bytes);
+  });
+  const runner = createAnalysisRunner(deps.config, (job) => runJob(TOOLS, runEncoded, job));
+
   for (const t of TOOLS) {
     serveRoute(app, options, t.contract, async (request, reply) => {
       const origin = request.headers['x-forwarded-for'] === undefined ? 'direct' : 'edge';
       const name = t.contract.operationId;
-      let body: string;
+      let body: Uint8Array;
       try {
-        t.validator.assert(request.body);
-        body = runEncoded(t, request.body);
+        body = await runner.run(name, request.body as Buffer);
       } catch (error) {
+        // A body that is not strict JSON is refused before the operation runs: no activation.
+        if (error instanceof JsonSyntaxError) throw error;
         // Only the tool name and outcome are logged: never a submitted value.
         request.log.info({ tool: name, outcome: 'error', surface: 'rest', origin, code: isAppError(error) ? error.code : 'internal_error' }, 'tool activation');
         throw error;

@@ -192,7 +192,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     defaultText: 'prates_ddp', parse: oneOf('EVIDENCE_IORB_SOURCE', IORB_SOURCE_SETTINGS) },
   { key: 'maxEventLoopDelay', env: 'EVIDENCE_MAX_EVENT_LOOP_DELAY', flag: '--max-event-loop-delay <ms>', description: 'event-loop delay that triggers load shedding (503 + Retry-After); 0 turns it off', defaultText: '1000',
     parse: integer('EVIDENCE_MAX_EVENT_LOOP_DELAY', 0, 60000) },
-  { key: 'analysisWorkers', env: 'EVIDENCE_ANALYSIS_WORKERS', flag: '--analysis-workers <n>', description: 'worker threads for analysis requests (0 runs them on the event loop)', defaultText: '(the number of cores)',
+  { key: 'analysisWorkers', env: 'EVIDENCE_ANALYSIS_WORKERS', flag: '--analysis-workers <n>', description: 'worker threads for analysis requests (0 runs them on the event loop)', defaultText: '(cores − 1, at least 1)',
     parse: integer('EVIDENCE_ANALYSIS_WORKERS', 0, 64) },
   { key: 'analysisQueue', env: 'EVIDENCE_ANALYSIS_QUEUE', flag: '--analysis-queue <n>', description: 'analysis requests that may wait for a worker; beyond it 503 + Retry-After', defaultText: '16',
     parse: integer('EVIDENCE_ANALYSIS_QUEUE', 0, 10000) },
@@ -231,7 +231,8 @@ export function defaultConfig(): Config {
     },
     iorbSource: 'prates_ddp',
     maxEventLoopDelay: 1000,
-    analysisWorkers: Math.max(1, availableParallelism()),
+    // One core stays with the event loop (HTTP, funding and data reads).
+    analysisWorkers: Math.max(1, availableParallelism() - 1),
     analysisQueue: 16,
     sourceUrls: { ...DEFAULT_SOURCE_URLS },
     sourceCacheTtl: 60,

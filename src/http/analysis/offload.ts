@@ -1,5 +1,5 @@
 // Where group A computations run: on a pool of worker threads sized by
-// `analysisWorkers` (the cores by default) with a queue of `analysisQueue` waiting
+// `analysisWorkers` (the cores less one by default, so the event loop keeps a core) with a queue of `analysisQueue` waiting
 // requests, so a funding or data read never waits behind a large analysis. A full queue
 // is answered at once with 503 `overloaded` and Retry-After, never held in memory.
 // With `analysisWorkers: 0` the same job runs on the event loop.

@@ -87,11 +87,11 @@ function analysisCases(): AnalysisCase[] {
   const max = series(32, 2048);
   return [
     { name: 'market medium 8×512', path: '/v1/market/assess', body: medium, compute: (b) => assessMarket(b as never) },
-    { name: 'spectral medium 8×512', path: '/v1/spectral/assess', body: medium, compute: (b) => assessSpectral(b as never, b as never) },
+    { name: 'spectral medium 8×512', path: '/v1/spectral/assess', body: medium, compute: (b) => assessSpectral(b as never, b) },
     { name: 'narrative 120 events', path: '/v1/narrative/triage', body: JSON.stringify(narrativeRequest({ events: 120, titleLength: 300 })), compute: (b) => triageNarrative(b as never) },
     { name: 'narrative max 500×2000ch', path: '/v1/narrative/triage', body: JSON.stringify(narrativeRequest({ events: 500, titleLength: 2000 })), compute: (b) => triageNarrative(b as never) },
     { name: 'market max 32×2048', path: '/v1/market/assess', body: max, compute: (b) => assessMarket(b as never) },
-    { name: 'spectral max 32×2048', path: '/v1/spectral/assess', body: max, compute: (b) => assessSpectral(b as never, b as never) },
+    { name: 'spectral max 32×2048', path: '/v1/spectral/assess', body: max, compute: (b) => assessSpectral(b as never, b) },
   ];
 }
 

@@ -4,7 +4,7 @@
 // loop, so both paths give the same bytes. Failures cross the thread boundary as plain
 // data and become the same registry errors on the other side.
 import { AppError, type ErrorDefinition } from '../../core/errors.js';
-import { JsonSyntaxError, parseStrictJson } from '../../core/json.js';
+import { encodePythonBodyBytes, JsonSyntaxError, parseStrictJson } from '../../core/json.js';
 
 export interface AnalysisJob {
   /** The operation id (market_assessment, …). */
@@ -24,16 +24,15 @@ export interface JobTool {
   validator: { assert(value: unknown): void };
 }
 
-const encoder = new TextEncoder();
+export type RunEncoded<T> = (tool: T, body: unknown, encode: (result: unknown) => Uint8Array) => Uint8Array;
 
-export function runJob(tools: readonly JobTool[], runEncoded: (tool: never, body: unknown) => string, job: AnalysisJob): JobOutcome {
+export function runJob<T extends JobTool>(tools: readonly T[], runEncoded: RunEncoded<T>, job: AnalysisJob): JobOutcome {
   try {
     const t = tools.find((candidate) => candidate.contract.operationId === job.tool);
     if (!t) throw new Error(`unknown analysis tool ${job.tool}`);
     const body = parseStrictJson(job.bytes);
     t.validator.assert(body);
-    // Its own ArrayBuffer (never Buffer's shared pool), so it can be transferred.
-    return { ok: true, body: encoder.encode(runEncoded(t as never, body)) };
+    return { ok: true, body: runEncoded(t, body, encodePythonBodyBytes) };
   } catch (error) {
     return { ok: false, failure: describeFailure(error) };
   }

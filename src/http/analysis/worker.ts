@@ -7,6 +7,9 @@ const port = parentPort;
 if (!port) throw new Error('the analysis worker runs only as a worker thread');
 port.on('message', (job: AnalysisJob) => {
   const outcome: JobOutcome = runJob(TOOLS, runEncoded, job);
-  if (outcome.ok) port.postMessage(outcome, [outcome.body.buffer as ArrayBuffer]);
+  // A body that owns its whole ArrayBuffer moves without a copy; a slice of Buffer's shared
+  // pool (small bodies) is copied instead.
+  const body = outcome.ok ? outcome.body : undefined;
+  if (body && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength) port.postMessage(outcome, [body.buffer as ArrayBuffer]);
   else port.postMessage(outcome);
 });

@@ -136,9 +136,9 @@ function sendJson(reply: FastifyReply, body: string | Uint8Array): FastifyReply 
  * result is the caller's scale problem, not an internal failure; an unpaired surrogate is
  * caught by validation first, but is mapped here too should a digest ever meet one.
  */
-export function runEncoded(t: Tool, body: unknown): string {
+export function runEncoded<R = string>(t: Tool, body: unknown, encode: (result: unknown) => R = encodePythonBody as (result: unknown) => R): R {
   try {
-    return encodePythonBody(t.run(body));
+    return encode(t.run(body));
   } catch (error) {
     if (error instanceof RangeError) {
       throw new AppError(AnalysisErrors.derived_statistic_overflow, 'a derived statistic is not a finite number; rescale the input units', { cause: error });

@@ -54,6 +54,10 @@ if (role === 'bare') {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   process.send?.({ port: typeof address === 'object' && address ? address.port : 0, checksMs });
+  // Peak resident memory of the whole process (worker threads included), on request.
+  process.on('message', (m) => {
+    if (m === 'rss') process.send?.({ maxRssMiB: process.resourceUsage().maxRSS / 1024, rssMiB: process.memoryUsage().rss / 2 ** 20 });
+  });
   process.on('disconnect', () => {
     const stop = async () => {
       await app.close();

@@ -4,6 +4,7 @@
 
 import { formatInstantOffset } from '../core/time.js';
 import { markFloat } from '../core/json.js';
+import { flushAnonymousCounts } from './anonymous-counts.js';
 import type { ApplicationContext } from './context.js';
 import { browserUsage, type BrowserUsage } from './browser-events.js';
 import { shiftDate, utcDate } from './days.js';
@@ -94,6 +95,8 @@ async function returnRate(ctx: ApplicationContext, trafficClass: TrafficClass, o
 export async function usageReport(ctx: ApplicationContext): Promise<UsageReport> {
   const now = ctx.clock();
   const today = utcDate(now);
+  // Anonymous counts this process still holds in memory belong in the report.
+  await flushAnonymousCounts(ctx.storage);
   await purgeExpired(ctx.storage.db, today);
   const db = ctx.storage.db;
 

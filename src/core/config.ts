@@ -2,6 +2,7 @@
 // Values are checked once at start; an unknown EVIDENCE_* variable or a malformed value
 // stops the process with a message naming the setting, instead of running misconfigured.
 
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 export type EvidenceMode = 'live' | 'sample';
@@ -35,6 +36,10 @@ export interface Config {
   keepAliveTimeout: number;
   /** Most PostgreSQL connections this process opens (its pool size). */
   databasePoolSize: number;
+  /** Worker threads running group A analyses; 0 runs them on the event loop. */
+  analysisWorkers: number;
+  /** Analyses that may wait for a worker; more are answered 503 + Retry-After. */
+  analysisQueue: number;
   /** Data group (C): the URL of each source document (live mode). */
   sourceUrls: Record<SourceKey, string>;
   /** Seconds a successful source retrieval is reused before it is fetched again. */
@@ -222,6 +227,10 @@ export const SETTINGS: readonly SettingSpec[] = [
     parse: integer('EVIDENCE_KEEP_ALIVE_TIMEOUT', 100, 600_000) },
   { key: 'databasePoolSize', env: 'EVIDENCE_DATABASE_POOL_SIZE', flag: '--database-pool-size <n>', description: 'most PostgreSQL connections one process opens', defaultText: '10',
     parse: integer('EVIDENCE_DATABASE_POOL_SIZE', 1, 1000) },
+  { key: 'analysisWorkers', env: 'EVIDENCE_ANALYSIS_WORKERS', flag: '--analysis-workers <n>', description: 'worker threads for analysis requests (0 runs them on the event loop)', defaultText: '(cores − 1, at least 1)',
+    parse: integer('EVIDENCE_ANALYSIS_WORKERS', 0, 64) },
+  { key: 'analysisQueue', env: 'EVIDENCE_ANALYSIS_QUEUE', flag: '--analysis-queue <n>', description: 'analysis requests that may wait for a worker; beyond it 503 + Retry-After', defaultText: '16',
+    parse: integer('EVIDENCE_ANALYSIS_QUEUE', 0, 10000) },
   ...SOURCE_KEYS.map((key): SettingSpec => {
     const env = `EVIDENCE_SOURCE_URL_${key.toUpperCase().replace(/-/g, '_')}`;
     return { key: `sourceUrls.${key}`, env, flag: `--source-url-${key} <url>`, description: `URL of the ${key} source document (data group)`, defaultText: DEFAULT_SOURCE_URLS[key],
@@ -263,6 +272,9 @@ export function defaultConfig(): Config {
     requestTimeout: 30_000,
     keepAliveTimeout: 5_000,
     databasePoolSize: 10,
+    // One core stays with the event loop (HTTP, funding and data reads).
+    analysisWorkers: Math.max(1, availableParallelism() - 1),
+    analysisQueue: 16,
     sourceUrls: { ...DEFAULT_SOURCE_URLS },
     sourceCacheTtl: 60,
     sourceErrorTtl: 5,

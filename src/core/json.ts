@@ -17,5 +17,6 @@ export {
   encodeCanonicalDocumentBytes,
   encodeDigestJson,
   encodePythonBody,
+  encodePythonBodyBytes,
   sha256OfDigestJson,
 } from './json/encoder.js';

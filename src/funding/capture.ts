@@ -41,6 +41,7 @@ import { FundingReadErrors } from './read-errors.js';
 import { expectedUnit, sameObservations } from './rows.js';
 import { loadSampleDays, SAMPLE_PUBLISHERS_DIR } from './publishers/samples.js';
 import { verifyStoredPacket } from './verify.js';
+import { invalidateCurrentPacket } from './current-cache.js';
 
 export { sampleSourceUrl } from './acquire.js';
 
@@ -131,6 +132,8 @@ export async function captureOnce(options: CaptureOptions): Promise<CaptureResul
   try {
     return { ran: true, attempt: await runAttempt(options) };
   } finally {
+    // Whatever was recorded (or not), this handle's readers look at the store again.
+    invalidateCurrentPacket(options.storage);
     await lease.release();
   }
 }

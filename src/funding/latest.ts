@@ -1,7 +1,7 @@
-// The current packet and the `latest` body. "Current" is decided on every request, from
-// storage, against the caller's clock: the newest attempt must have succeeded, be within
-// the freshness limit, carry sane clocks, and name a packet whose stored bytes verify.
-// There is no fallback to an older packet.
+// The current packet and the `latest` body. "Current" is decided on every request against
+// the caller's clock, over the stored facts (kept verified in memory by current-cache.ts):
+// the newest attempt must have succeeded, be within the freshness limit, carry sane clocks,
+// and name a packet whose stored bytes verify. There is no fallback to an older packet.
 
 import { AppError, CoreErrors } from '../core/errors.js';
 import { encodeCanonicalDocument } from '../core/json.js';
@@ -9,11 +9,12 @@ import { sha256Hex } from '../core/hash.js';
 import { formatInstantOffset, parseIsoDate, secondsBetween, utcDayOf, type Instant } from '../core/time.js';
 import type { Config } from '../core/config.js';
 import type { Storage } from '../storage/storage.js';
-import { findPacket, newestAttempt, type AttemptRow } from './archive.js';
+import type { AttemptRow } from './archive.js';
+import { storedCurrent, type StoredCurrent } from './current-cache.js';
 import { FundingReadErrors, unavailable } from './read-errors.js';
 import type { FundingLatest } from './schemas/latest.js';
 import { DATASET, KNOWLEDGE_TIME_BASIS, LATEST_SCHEMA, VALUE_BASIS } from './terms.js';
-import { PacketVerificationError, verifyStoredPacket, type VerifiedPacket } from './verify.js';
+import { PacketVerificationError, type VerifiedPacket } from './verify.js';
 
 /** How far a recorded clock may lie ahead of the reader's clock (instances' clocks drift). */
 export const CLOCK_SKEW_SECONDS = 300;
@@ -46,29 +47,42 @@ export function verifiedOr503(config: ReadConfig, verify: () => VerifiedPacket):
   }
 }
 
-/** The full live readiness check; throws a 503 with a reason code when anything fails. */
+/**
+ * The full live readiness check; throws a 503 with a reason code when anything fails. The
+ * stored facts come from the in-memory cache (current-cache.ts, checked against the store
+ * within its bounds); every judgement that depends on the clock is made here, per request.
+ */
 export async function currentEvidence(storage: Storage, config: ReadConfig, now: Instant): Promise<CurrentEvidence> {
+  const stored = await fromStorage(() => storedCurrent(storage, config.mode, now));
+  return judgeCurrent(stored, config, now);
+}
+
+/** The readiness checks, in their documented order, over the stored facts at `now`. */
+export function judgeCurrent(stored: StoredCurrent, config: ReadConfig, now: Instant): CurrentEvidence {
   const fail = (def: (typeof FundingReadErrors)[keyof typeof FundingReadErrors], message: string) =>
     unavailable(def, message, config.captureInterval);
-  const attempt = await fromStorage(() => newestAttempt(storage.db, config.mode));
+  const attempt = stored.attempt;
   if (!attempt) throw fail(FundingReadErrors.evidence_not_captured, 'no funding capture has been recorded yet');
   const recordedAt = BigInt(attempt.recorded_at_us);
-  const recordedText = formatInstantOffset(recordedAt);
-  if (attempt.outcome === 'failed' || attempt.packet_id === null || attempt.error !== null) {
+  const recordedText = () => formatInstantOffset(recordedAt);
+  if (attempt.outcome === 'failed' || attempt.packet_id === null || attempt.error !== null || stored.packet === undefined) {
     throw fail(FundingReadErrors.latest_attempt_failed,
-      `the newest capture attempt (${recordedText}) failed${attempt.error_code ? ` with ${attempt.error_code}` : ''}; no earlier packet is served instead`);
+      `the newest capture attempt (${recordedText()}) failed${attempt.error_code ? ` with ${attempt.error_code}` : ''}; no earlier packet is served instead`);
   }
   const age = secondsBetween(now, recordedAt);
-  if (age < -CLOCK_SKEW_SECONDS) throw fail(FundingReadErrors.evidence_clock_invalid, `the newest capture attempt is dated in the future (${recordedText})`);
+  if (age < -CLOCK_SKEW_SECONDS) throw fail(FundingReadErrors.evidence_clock_invalid, `the newest capture attempt is dated in the future (${recordedText()})`);
   if (age > config.freshnessLimit) {
-    throw fail(FundingReadErrors.evidence_stale, `the newest successful capture (${recordedText}) is older than ${config.freshnessLimit} seconds`);
+    throw fail(FundingReadErrors.evidence_stale, `the newest successful capture (${recordedText()}) is older than ${config.freshnessLimit} seconds`);
   }
 
-  const row = await fromStorage(() => findPacket(storage.db, attempt.packet_id!));
-  if (!row || row.mode !== config.mode) {
+  const named = stored.packet;
+  if (named.kind === 'missing') {
     throw fail(FundingReadErrors.artifact_verification_failed, `the packet named by the newest attempt is missing from the archive`);
   }
-  const packet = verifiedOr503(config, () => verifyStoredPacket(row));
+  const packet = verifiedOr503(config, () => {
+    if (named.kind === 'invalid') throw named.error;
+    return named.packet;
+  });
   if (attempt.manifest_sha256 !== packet.manifestSha256) {
     throw fail(FundingReadErrors.artifact_verification_failed, 'the packet manifest differs from the one its attempt verified');
   }

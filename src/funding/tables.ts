@@ -55,8 +55,18 @@ export interface AttemptsTable {
   sample_day: string | null;
 }
 
+/**
+ * One row (id 1) whose revision triggers bump on every write to packets and attempts: the
+ * cheap "did anything change?" question of the readers' in-memory cache.
+ */
+export interface RevisionTable {
+  id: number;
+  revision: number;
+}
+
 export interface FundingTables {
   funding_publisher_blobs: PublisherBlobsTable;
   funding_packets: PacketsTable;
   funding_attempts: AttemptsTable;
+  funding_revision: RevisionTable;
 }

@@ -4,10 +4,12 @@
 // decided. The data response never depends on the usage store: its failure only turns
 // `X-Usage-Recorded` into `unavailable`.
 
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from './deps.js';
 import { resolveCaller, type Caller } from '../applications/credential.js';
-import { recordUsage } from '../applications/measure.js';
+import { closeAnonymousCounts, countAnonymous } from '../applications/anonymous-counts.js';
+import { utcDate } from '../applications/days.js';
+import { measuredClass, recordUsage } from '../applications/measure.js';
 import { hasExclusionHeader } from '../applications/traffic.js';
 import type { UsageOutcome } from '../applications/tables.js';
 
@@ -43,6 +45,14 @@ export async function recordReadUsage(
     reply.header(USAGE_RECORDED_HEADER, 'false');
     return 'false';
   }
+  if (identity.caller.kind === 'anonymous') {
+    // Summed in memory and written about once a second (applications/anonymous-counts.ts).
+    const day = utcDate(deps.clock());
+    const healthy = countAnonymous(deps.storage, day, measuredClass(identity.caller, identity.excluded), outcome);
+    recorded = healthy ? 'false' : 'unavailable';
+    reply.header(USAGE_RECORDED_HEADER, recorded);
+    return recorded;
+  }
   try {
     const inserted = await recordUsage(
       { storage: deps.storage, clock: deps.clock },
@@ -55,4 +65,13 @@ export async function recordReadUsage(
   }
   reply.header(USAGE_RECORDED_HEADER, recorded);
   return recorded;
+}
+
+/** Writes the anonymous counts still in memory when the app closes (a clean shutdown loses none). */
+export function flushUsageOnClose(app: FastifyInstance, deps: AppDeps): void {
+  app.addHook('onClose', async () => {
+    await closeAnonymousCounts(deps.storage).catch((error: unknown) => {
+      app.log.error({ err: error }, 'the anonymous usage counts could not be written at shutdown');
+    });
+  });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/hash.js';
 import { ARCHIVE_LOCK, insertAttempt } from '../../src/funding/archive.js';
+import { CHANGE_CHECK_INTERVAL_US } from '../../src/funding/current-cache.js';
 import { backends } from '../helpers/storage.js';
 import { useFundingHarness } from './harness.js';
 import { srfWithAmount } from './support.js';
@@ -105,7 +106,7 @@ for (const backend of backends) {
         expect(res.json().code).toBe('evidence_clock_invalid');
       });
 
-      it.each(['csv', 'review', 'manifest'] as const)('never answers 200 or 304 once the stored %s bytes are tampered with', async (column) => {
+      it.each(['csv', 'review', 'manifest'] as const)('never answers 200 or 304 once the stored %s bytes are tampered with and the change check ran', async (column) => {
         const attempt = await capture();
         const first = await get('/v1/funding/latest');
         const row = await h.storage.db.selectFrom('funding_packets').selectAll().executeTakeFirstOrThrow();
@@ -113,6 +114,8 @@ for (const backend of backends) {
         const at = bytes.indexOf('0.576') + 4;
         bytes[at] = bytes[at] === 0x36 ? 0x37 : 0x36;
         await h.storage.db.updateTable('funding_packets').set({ [column]: bytes }).execute();
+        // The verified packet is kept in memory; the next change check is due after this bound.
+        h.clock.advance(Number(CHANGE_CHECK_INTERVAL_US) / 1e6);
         for (const headers of [{}, { 'if-none-match': first.headers.etag as string }, { 'if-none-match': '*' }] as Record<string, string>[]) {
           const res = await get('/v1/funding/latest', headers);
           expect(res.statusCode).toBe(503);

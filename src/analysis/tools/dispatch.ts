@@ -75,12 +75,21 @@ export interface ToolOutcome {
  * a request member is at fault, a JSON pointer `path`.
  */
 export function runAnalysisTool(name: string, args: unknown): ToolOutcome {
+  let kept: unknown;
+  const body = runAnalysisToolEncoded(name, args, (result) => {
+    kept = result;
+    return encodePythonBody(result);
+  });
+  return { status: 200, result: kept, body };
+}
+
+/** As runAnalysisTool, with the encoding chosen by the caller (the worker pool writes bytes). */
+export function runAnalysisToolEncoded<R>(name: string, args: unknown, encode: (result: unknown) => R): R {
   const runner = runnerFor(name);
   const validator: Validator<unknown> = runner.validator;
   validator.assert(args);
   try {
-    const result = runner.run(args as never);
-    return { status: 200, result, body: encodePythonBody(result) };
+    return encode(runner.run(args as never));
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (error instanceof LoneSurrogateError) {

@@ -1,6 +1,6 @@
-// The one place the network surfaces (REST, MCP over HTTP and stdio) run an analysis tool.
-// Today it runs the dispatcher on the calling thread; a worker pool can take over behind
-// this function without either surface changing. `args` must come from parseStrictJson
+// Where MCP (over HTTP and stdio) runs an analysis tool: the dispatcher on the calling
+// thread. REST routes run the same dispatcher from raw bytes on the worker pool
+// (src/http/analysis/offload.ts); both give the same bytes. `args` must come from parseStrictJson
 // (number kinds recorded), never from JSON.parse.
 import { runAnalysisTool, type ToolOutcome } from './dispatch.js';
 

@@ -205,6 +205,11 @@ export function encodePythonBody(value: unknown): string {
   return encodeWith(value, PYTHON_BODY);
 }
 
+/** `encodePythonBody` as UTF-8 bytes, without the intermediate string (large group A results). */
+export function encodePythonBodyBytes(value: unknown): Buffer {
+  return encodeBytes(value, PYTHON_BODY);
+}
+
 /** Sorted keys, 2-space indent, ASCII only, one trailing newline: the archive's documents. */
 export function encodeCanonicalDocument(value: unknown): string {
   return encodeWith(value, DOCUMENT) + '\n';

@@ -15,7 +15,7 @@ export function httpGet(timeoutMs = 30_000): GetPage {
     const chunks: Uint8Array[] = [];
     let size = 0;
     if (response.body) {
-      const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+      const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;

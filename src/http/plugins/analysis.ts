@@ -1,14 +1,15 @@
 // Group A over REST: the four analysis operations, the ten tools under /v1/tools/<name>,
 // their discovery document and, under the upstream prefix, the group's health routes.
 //
-// Every tool route runs executeAnalysisTool (the dispatcher behind MCP and the CLI too):
+// Every tool route runs the dispatcher (the one behind MCP and the CLI too) on the analysis
+// worker pool (src/http/analysis/offload.ts), from the raw body bytes:
 // the published schemas checked with the upstream's messages and order (the contracts mark
 // bodies bodyCheckedByOperation: Fastify's own validator differs in integer, string-length
 // and error-order semantics), results encoded with Python's separators and number
 // formatting so bodies are byte-compatible with the reference service.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError } from '../../core/errors.js';
-import { encodePythonBody } from '../../core/json.js';
+import { AppError, CoreErrors, isAppError } from '../../core/errors.js';
+import { encodePythonBody, JsonSyntaxError } from '../../core/json.js';
 import { implementationSha256 } from '../../core/build-info.js';
 import {
   MAX_DYSON_DIMENSION,
@@ -21,10 +22,11 @@ import {
 } from '../../analysis/schemas/index.js';
 import type { Capabilities, ToolName } from '../../analysis/schemas/capabilities.js';
 import { analysisToolSpec, defaultsOf, toolListing, type AnalysisToolName } from '../../analysis/tools/catalogue.js';
-import { executeAnalysisTool } from '../../analysis/tools/execute.js';
 import { ToolErrors } from '../../analysis/tools/errors.js';
 import { MAX_RPC_BATCH } from '../../mcp/limits.js';
 import type { RouteContract } from '../contract.js';
+import { createAnalysisRunner, type AnalysisRunner } from '../analysis/offload.js';
+import { runJob } from '../analysis/job.js';
 import { healthBody } from '../health.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { ANALYSIS_TOOLS, Capabilities as CapabilitiesRoute, TOOL_ROUTE_ENTRIES } from '../routes/analysis.js';
@@ -86,10 +88,11 @@ export function capabilitiesBody(maxBodyBytes: number): Capabilities {
   };
 }
 
-function sendJson(reply: FastifyReply, body: string): FastifyReply {
+function sendJson(reply: FastifyReply, body: string | Uint8Array): FastifyReply {
   // As bytes, so Fastify keeps the reference's bare `application/json` (it appends a
   // charset to JSON strings).
-  return reply.code(200).header('content-type', 'application/json').send(Buffer.from(body, 'utf8'));
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return reply.code(200).header('content-type', 'application/json').send(bytes);
 }
 
 /** Whether a request came through a proxy (the reference's `origin` of an activation). */
@@ -98,13 +101,15 @@ export function activationOrigin(request: FastifyRequest): 'direct' | 'edge' {
 }
 
 /** Runs a tool for a REST route and sends its body; one log line per activation, never a value. */
-async function answerTool(request: FastifyRequest, reply: FastifyReply, name: string): Promise<FastifyReply> {
+async function answerTool(runner: AnalysisRunner, request: FastifyRequest, reply: FastifyReply, name: string): Promise<FastifyReply> {
   const origin = activationOrigin(request);
   const tool = analysisToolSpec(name)?.name ?? 'unknown';
-  let body: string;
+  let body: Uint8Array;
   try {
-    body = (await executeAnalysisTool(name, request.body)).body;
+    body = await runner.run(name, request.body as Buffer);
   } catch (error) {
+    // A body that is not strict JSON is refused before the tool runs: no activation.
+    if (error instanceof JsonSyntaxError) throw error;
     request.log.info({ tool, outcome: 'error', surface: 'rest', origin, code: isAppError(error) ? error.code : 'internal_error' }, 'tool activation');
     throw error;
   }
@@ -126,12 +131,21 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
   };
   const preflightAt = (url: string) => app.options(url, { schema: { hide: true } }, preflight);
 
+  // Request bodies reach the handler as bytes: reading, validation, computation and
+  // encoding run together on the worker pool (src/http/analysis/offload.ts).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes, done) => {
+    if ((bytes as Buffer).length === 0) done(new AppError(CoreErrors.empty_body, 'this operation needs a non-empty JSON request body'), undefined);
+    else done(null, bytes);
+  });
+  const runner = createAnalysisRunner(deps.config, runJob);
+
   const operations: ReadonlyArray<[RouteContract, AnalysisToolName]> = [
     ...ANALYSIS_TOOLS.map((c): [RouteContract, AnalysisToolName] => [c, c.operationId]),
     ...TOOL_ROUTE_ENTRIES.map(({ contract, tool }): [RouteContract, AnalysisToolName] => [contract, tool]),
   ];
   for (const [contract, name] of operations) {
-    serveRoute(app, options, contract, (request, reply) => answerTool(request, reply, name));
+    serveRoute(app, options, contract, (request, reply) => answerTool(runner, request, reply, name));
     preflightAt(contract.url);
   }
   // Any other name under /v1/tools is a tool that does not exist (hidden: not an operation).

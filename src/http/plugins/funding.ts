@@ -11,7 +11,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import { formatInstantOffset, type Instant } from '../../core/time.js';
-import { sha256Hex } from '../../core/hash.js';
 import { findPacket } from '../../funding/archive.js';
 import { changesBody, requirePacketId } from '../../funding/changes.js';
 import { historyBody } from '../../funding/history.js';
@@ -19,11 +18,12 @@ import { currentEvidence, fromStorage, latestBody, verifiedOr503, type EncodedBo
 import { PACKET_FILES, type PacketFile } from '../../funding/packet.js';
 import { FundingReadErrors } from '../../funding/read-errors.js';
 import { FUNDING_SOURCES_PAGE } from '../../funding/sources-page.js';
-import { verifyStoredPacket } from '../../funding/verify.js';
+import { verifyStoredPacket, type VerifiedPacket } from '../../funding/verify.js';
+import { storedCurrent } from '../../funding/current-cache.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { FundingChanges, FundingHistory, FundingLatest, FundingPacketFile, FundingSourceTerms } from '../routes/funding.js';
-import { identifyReader, recordReadUsage, type ReaderIdentity } from '../usage.js';
+import { flushUsageOnClose, identifyReader, recordReadUsage, type ReaderIdentity } from '../usage.js';
 
 export const CORS_ALLOWED_ORIGINS: readonly string[] = ['https://beepboop2025.github.io', 'https://pro.openbb.co', 'https://my.openbb.co'];
 const CORS_METHODS = ['GET', 'POST', 'DELETE'];
@@ -56,6 +56,7 @@ interface ConditionalSend {
 
 export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
   const { deps, mountedAt } = options;
+  flushUsageOnClose(app, deps);
   const { config, storage } = deps;
   const readConfig: ReadConfig = config;
   const sample = config.mode === 'sample';
@@ -135,17 +136,26 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
     return sendConditional(request, reply, { encoded, now });
   });
 
+  // The current packet is served from memory (verified when loaded, re-checked within the
+  // cache's bounds); any other packet is read and verified from the store on each request.
+  const verifiedPacketFile = async (packetId: string): Promise<VerifiedPacket> => {
+    const current = (await fromStorage(() => storedCurrent(storage, config.mode, deps.clock()))).packet;
+    if (current?.kind === 'verified' && current.packet.packetId === packetId) return current.packet;
+    if (current?.kind === 'invalid' && current.error.packetId === packetId) return verifiedOr503(readConfig, () => { throw current.error; });
+    const row = await fromStorage(() => findPacket(storage.db, packetId));
+    if (!row || row.mode !== config.mode) throw new AppError(FundingReadErrors.packet_not_found, 'no packet with this id is in this archive');
+    return verifiedOr503(readConfig, () => verifyStoredPacket(row));
+  };
+
   serveRoute(app, options, FundingPacketFile, async (request, reply) => {
     const { packet_id: packetId, file } = request.params;
     if (!isPacketFile(file)) {
       throw new AppError(FundingReadErrors.packet_file_not_found, 'a packet has only manifest.json, review.json and observations.csv');
     }
     requirePacketId(packetId, 'packet_id');
-    const row = await fromStorage(() => findPacket(storage.db, packetId));
-    if (!row || row.mode !== config.mode) throw new AppError(FundingReadErrors.packet_not_found, 'no packet with this id is in this archive');
-    verifiedOr503(readConfig, () => verifyStoredPacket(row));
-    const bytes = Buffer.from(file === 'manifest.json' ? row.manifest : file === 'review.json' ? row.review : row.csv);
-    const digest = sha256Hex(bytes);
+    const packet = await verifiedPacketFile(packetId);
+    const bytes = packet.bytes[file];
+    const digest = file === 'manifest.json' ? packet.manifestSha256 : file === 'review.json' ? packet.reviewSha256 : packet.csvSha256;
     const etag = `"${digest}"`;
     reply.header('etag', etag);
     reply.header('x-packet-sha256', digest);
@@ -155,7 +165,7 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
     reply.header('link', licenseLink);
     reply.type(CONTENT_TYPES[file]);
     if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    return reply.code(200).send(bytes);
+    return reply.code(200).send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   });
 
   serveRoute(app, options, FundingSourceTerms, async (_request, reply) => {

@@ -6,6 +6,7 @@ import { coreMigration } from './0001_core.js';
 import { fundingMigration } from './0002_funding.js';
 import { applicationsMigration } from './0003_applications.js';
 import { dataMigration } from './0004_data.js';
+import { fundingRevisionMigration } from './0005_funding_revision.js';
 import { browserEventsMigration } from './0006_browser_events.js';
 import { dataReadsMigration } from './0007_data_reads.js';
 
@@ -15,6 +16,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '0002_funding': fundingMigration(dialect),
     '0003_applications': applicationsMigration(dialect),
     '0004_data': dataMigration(dialect),
+    '0005_funding_revision': fundingRevisionMigration(dialect),
     '0006_browser_events': browserEventsMigration(dialect),
     '0007_data_reads': dataReadsMigration(dialect),
   };

@@ -1,0 +1,199 @@
+// Load benchmark of issue 13 §1, side by side with a bare node:http server in the same run,
+// printed as one table and written to bench/results.json:
+//   - GET /v1/funding/latest answered 200 and 304, requests/s against the bare server;
+//   - a burst of N connections opened at once, one request each: slowest answer;
+//   - mixed load: funding reads while maximum-size analyses run (funding p99);
+//   - every analysis size: end-to-end HTTP median against the compute median in process;
+//   - peak RSS of the service process (worker threads included).
+// Usage: npm run bench -- load [--duration 5] [--connections 32] [--burst 256] [--no-write]
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import { assessMarket } from '../src/analysis/market.js';
+import { triageNarrative } from '../src/analysis/narrative/triage.js';
+import { assessSpectral } from '../src/analysis/spectral.js';
+import { narrativeRequest, seriesRequest } from '../test/helpers/analysis-requests.js';
+
+interface CannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; max: number };
+  errors: number;
+  statusCodeStats?: Record<string, { count: number }>;
+}
+type Cannon = (options: Record<string, unknown>) => Promise<CannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+function option(args: string[], name: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : fallback;
+}
+
+type Child = { child: ChildProcess; port: number };
+function start(args: string[]): Promise<Child> {
+  const child = fork(path.join(here, '_funding-server.ts'), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve({ child, port: (m as { port: number }).port }));
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+}
+
+function rssOf(child: ChildProcess): Promise<{ maxRssMiB: number; rssMiB: number }> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as { maxRssMiB: number; rssMiB: number }));
+    child.send('rss');
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function cannon(url: string, headers: Record<string, string>, duration: number, connections: number, expect: number) {
+  const r = await autocannon({ url, headers, duration, connections, pipelining: 1 });
+  const codes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]));
+  const wrong = Object.entries(codes).filter(([code]) => Number(code) !== expect).reduce((n, [, c]) => n + c, 0);
+  if (wrong > 0 || r.errors > 0) throw new Error(`unexpected answers from ${url}: ${JSON.stringify(codes)}, errors ${r.errors}`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max };
+}
+
+/** N connections opened at once, one GET each; the slowest answer and how many came within 1 s. */
+async function burst(port: number, n: number) {
+  const t0 = performance.now();
+  const times = await Promise.all(
+    Array.from({ length: n }, () => new Promise<number>((resolve) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/v1/funding/latest', agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - t0 : Infinity));
+      });
+      req.setTimeout(10_000, () => req.destroy());
+      req.on('error', () => resolve(Infinity));
+    })),
+  );
+  return { slowestMs: Math.max(...times), within1s: times.filter((t) => t <= 1000).length, of: n };
+}
+
+interface AnalysisCase { name: string; path: string; body: string; compute(parsed: unknown): unknown }
+
+function analysisCases(): AnalysisCase[] {
+  const series = (s: number, p: number) => JSON.stringify(seriesRequest({ series: s, points: p, allFields: true }));
+  const medium = series(8, 512);
+  const max = series(32, 2048);
+  return [
+    { name: 'market medium 8×512', path: '/v1/market/assess', body: medium, compute: (b) => assessMarket(b as never) },
+    { name: 'spectral medium 8×512', path: '/v1/spectral/assess', body: medium, compute: (b) => assessSpectral(b as never, b) },
+    { name: 'narrative 120 events', path: '/v1/narrative/triage', body: JSON.stringify(narrativeRequest({ events: 120, titleLength: 300 })), compute: (b) => triageNarrative(b as never) },
+    { name: 'narrative max 500×2000ch', path: '/v1/narrative/triage', body: JSON.stringify(narrativeRequest({ events: 500, titleLength: 2000 })), compute: (b) => triageNarrative(b as never) },
+    { name: 'market max 32×2048', path: '/v1/market/assess', body: max, compute: (b) => assessMarket(b as never) },
+    { name: 'spectral max 32×2048', path: '/v1/spectral/assess', body: max, compute: (b) => assessSpectral(b as never, b) },
+  ];
+}
+
+export default async function run(args: string[]): Promise<void> {
+  const duration = option(args, 'duration', 5);
+  const connections = option(args, 'connections', 32);
+  const burstSize = option(args, 'burst', 256);
+  const reps = option(args, 'reps', 15);
+  const service = await start(['service']);
+  const children = [service.child];
+  const results: Record<string, unknown> = { node: process.version, cores: os.availableParallelism(), load_average_at_start: os.loadavg()[0], duration_s: duration, connections };
+  try {
+    const latestUrl = `http://127.0.0.1:${service.port}/v1/funding/latest`;
+    const first = await fetch(latestUrl);
+    if (first.status !== 200) throw new Error(`latest answered ${first.status}: ${await first.text()}`);
+    const body = Buffer.from(await first.arrayBuffer());
+    const etag = first.headers.get('etag')!;
+    const bare = await start(['bare', body.toString('base64')]);
+    children.push(bare.child);
+    const bareUrl = `http://127.0.0.1:${bare.port}/`;
+    for (const url of [latestUrl, bareUrl]) await autocannon({ url, duration: 2, connections });
+
+    const latest200 = await cannon(latestUrl, {}, duration, connections, 200);
+    const bare200 = await cannon(bareUrl, {}, duration, connections, 200);
+    const latest304 = await cannon(latestUrl, { 'if-none-match': etag }, duration, connections, 304);
+    const bare304 = await cannon(bareUrl, { 'if-none-match': etag }, duration, connections, 304);
+    results.funding = {
+      latest_200: latest200, bare_200: bare200, ratio_200: latest200.rps / bare200.rps,
+      latest_304: latest304, bare_304: bare304, ratio_304: latest304.rps / bare304.rps,
+    };
+
+    results.burst = { service: await burst(service.port, burstSize), bare: await burst(bare.port, burstSize) };
+
+    const dispatcher = new Agent({ connections: 64 });
+    const post = async (c: AnalysisCase) => {
+      const t0 = performance.now();
+      const res = await request(`http://127.0.0.1:${service.port}${c.path}`, { method: 'POST', body: c.body, headers: { 'content-type': 'application/json' }, dispatcher });
+      await res.body.arrayBuffer();
+      return { ms: performance.now() - t0, status: res.statusCode };
+    };
+
+    // Mixed: funding reads at the same connections while 4 clients post maximum analyses.
+    const heavy = analysisCases().find((c) => c.name.startsWith('spectral max'))!;
+    let stop = false;
+    const analysisStatuses: Record<string, number> = {};
+    const clients = Array.from({ length: 4 }, async () => {
+      while (!stop) {
+        const { status } = await post(heavy);
+        analysisStatuses[status] = (analysisStatuses[status] ?? 0) + 1;
+      }
+    });
+    const mixed = await cannon(latestUrl, {}, duration, Math.min(connections, 16), 200);
+    stop = true;
+    await Promise.all(clients);
+    results.mixed = { funding: mixed, analysis_statuses: analysisStatuses };
+
+    const rows: Record<string, unknown>[] = [];
+    for (const c of analysisCases()) {
+      const computeMs: number[] = [];
+      for (let i = 0; i < reps; i++) {
+        const parsed = JSON.parse(c.body) as unknown;
+        const t0 = performance.now();
+        c.compute(parsed);
+        computeMs.push(performance.now() - t0);
+      }
+      const e2e: number[] = [];
+      await post(c);
+      for (let i = 0; i < reps; i++) {
+        const r = await post(c);
+        if (r.status !== 200) throw new Error(`${c.name} answered ${r.status}`);
+        e2e.push(r.ms);
+      }
+      const compute = median(computeMs);
+      const http = median(e2e);
+      rows.push({ case: c.name, body_bytes: Buffer.byteLength(c.body), compute_median_ms: compute, e2e_median_ms: http, e2e_over_compute: http / compute });
+    }
+    results.analysis = rows;
+    await dispatcher.close();
+    results.rss = await rssOf(service.child);
+
+    const f = results.funding as Record<string, { rps: number; p50: number; p99: number } | number>;
+    const line = (name: string, r: { rps: number; p50: number; p99: number }) => `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms`;
+    console.log(`load benchmark: Node ${process.version}, ${os.availableParallelism()} cores, load average ${os.loadavg()[0].toFixed(1)}, ${connections} connections, ${duration} s per run`);
+    console.log(line('evidence-desk latest 200', f.latest_200 as never));
+    console.log(line('bare node:http 200', f.bare_200 as never));
+    console.log(line('evidence-desk latest 304', f.latest_304 as never));
+    console.log(line('bare node:http 304', f.bare_304 as never));
+    console.log(`ratio to bare: 200 ${(f.ratio_200 as number).toFixed(2)}   304 ${(f.ratio_304 as number).toFixed(2)}   (goal ≥ 0.5)`);
+    const b = results.burst as { service: ReturnType<typeof burst> extends Promise<infer T> ? T : never; bare: { slowestMs: number } };
+    console.log(`burst of ${burstSize} connections: ${b.service.within1s}/${b.service.of} answered within 1 s, slowest ${b.service.slowestMs.toFixed(0)} ms (bare: ${b.bare.slowestMs.toFixed(0)} ms)`);
+    console.log(`mixed (funding reads + 4 clients posting ${heavy.name}): funding p50 ${mixed.p50} ms, p99 ${mixed.p99} ms (goal ≤ 20); analysis answers ${JSON.stringify(analysisStatuses)}`);
+    console.log('analysis, medians:                 compute ms   end-to-end ms   ratio (goal ≤ 2)');
+    for (const r of rows as { case: string; compute_median_ms: number; e2e_median_ms: number; e2e_over_compute: number }[]) {
+      console.log(`  ${r.case.padEnd(32)} ${r.compute_median_ms.toFixed(2).padStart(10)} ${r.e2e_median_ms.toFixed(2).padStart(15)} ${r.e2e_over_compute.toFixed(2).padStart(9)}`);
+    }
+    const rss = results.rss as { maxRssMiB: number };
+    console.log(`service peak RSS over the whole run: ${rss.maxRssMiB.toFixed(0)} MiB (goal ≤ 200)`);
+    if (!args.includes('--no-write')) {
+      fs.writeFileSync(path.join(here, 'results.json'), `${JSON.stringify({ measured_at: new Date().toISOString(), ...results }, null, 2)}\n`);
+      console.log('written to bench/results.json');
+    }
+  } finally {
+    for (const child of children) child.disconnect?.();
+  }
+}

@@ -1,0 +1,55 @@
+// One group A request from its body bytes to its response bytes: strict JSON reading,
+// schema validation, the computation and the Python-compatible encoding. The same function
+// runs in a pool worker (analysis/worker.ts) or, with the pool turned off, on the event
+// loop, so both paths give the same bytes. Failures cross the thread boundary as plain
+// data and become the same registry errors on the other side.
+import { AppError, type ErrorDefinition } from '../../core/errors.js';
+import { encodePythonBodyBytes, JsonSyntaxError, parseStrictJson } from '../../core/json.js';
+import { runAnalysisToolEncoded } from '../../analysis/tools/dispatch.js';
+
+export interface AnalysisJob {
+  /** The tool name (market_assessment, ab_test, …). */
+  tool: string;
+  bytes: Uint8Array;
+}
+
+export type JobFailure =
+  | { kind: 'app'; code: string; status: number; message: string; path?: string; headers: Record<string, string> }
+  | { kind: 'json'; message: string; offset: number }
+  | { kind: 'internal'; message: string; stack?: string };
+
+export type JobOutcome = { ok: true; body: Uint8Array } | { ok: false; failure: JobFailure };
+
+/** Runs one job to its response bytes or a failure that can cross a thread boundary. */
+export function runJob(job: AnalysisJob): JobOutcome {
+  try {
+    return { ok: true, body: runAnalysisToolEncoded(job.tool, parseStrictJson(job.bytes), encodePythonBodyBytes) };
+  } catch (error) {
+    return { ok: false, failure: describeFailure(error) };
+  }
+}
+
+function describeFailure(error: unknown): JobFailure {
+  if (error instanceof AppError) {
+    return { kind: 'app', code: error.code, status: error.status, message: error.message, path: error.path, headers: error.headers };
+  }
+  if (error instanceof JsonSyntaxError) return { kind: 'json', message: error.message, offset: error.offset };
+  const e = error instanceof Error ? error : new Error(String(error));
+  return { kind: 'internal', message: e.message, stack: e.stack };
+}
+
+/** The error a failed job raises on the event loop, resolved to the same response as in-thread. */
+export function failureError(failure: JobFailure): Error {
+  if (failure.kind === 'app') {
+    const def: ErrorDefinition = { code: failure.code, status: failure.status, meaning: failure.message, group: 'analysis' };
+    return new AppError(def, failure.message, { path: failure.path, headers: failure.headers });
+  }
+  if (failure.kind === 'json') {
+    const error = new JsonSyntaxError('', failure.offset);
+    error.message = failure.message;
+    return error;
+  }
+  const error = new Error(failure.message);
+  if (failure.stack) error.stack = failure.stack;
+  return error;
+}

@@ -1,0 +1,63 @@
+// Where group A computations run: on a pool of worker threads sized by
+// `analysisWorkers` (the cores less one by default, so the event loop keeps a core) with a queue of `analysisQueue` waiting
+// requests, so a funding or data read never waits behind a large analysis. A full queue
+// is answered at once with 503 `overloaded` and Retry-After, never held in memory.
+// With `analysisWorkers: 0` the same job runs on the event loop.
+import { AppError, CoreErrors } from '../../core/errors.js';
+import type { Config } from '../../core/config.js';
+import { createWorkerPool, PoolFullError, type WorkerPool } from '../../platform/worker-pool.js';
+import { failureError, type AnalysisJob, type JobOutcome } from './job.js';
+
+/** Waiting job bytes beyond which a new request is refused (bodies are already in memory). */
+export const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+
+export interface AnalysisRunner {
+  /** The encoded response body, or throws the registry error the job raised. */
+  run(tool: string, bytes: Uint8Array): Promise<Uint8Array>;
+}
+
+// One pool per process and setting, shared by every app built in it (tests build many):
+// its threads start with the first analysis and hold the process only while busy.
+const pools = new Map<string, WorkerPool<AnalysisJob, JobOutcome>>();
+
+/** Stops the process's analysis workers (their next use starts new ones). */
+export async function closeAnalysisPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.close()));
+}
+
+export function createAnalysisRunner(config: Pick<Config, 'analysisWorkers' | 'analysisQueue'>, inline: (job: AnalysisJob) => JobOutcome): AnalysisRunner {
+  const settle = (outcome: JobOutcome): Uint8Array => {
+    if (outcome.ok) return outcome.body;
+    throw failureError(outcome.failure);
+  };
+  if (config.analysisWorkers === 0) {
+    return {
+      run: async (tool, bytes) => settle(inline({ tool, bytes })),
+    };
+  }
+  const key = `${config.analysisWorkers}/${config.analysisQueue}`;
+  return {
+    async run(tool, bytes) {
+      let pool = pools.get(key);
+      if (!pool) {
+        pool = createWorkerPool<AnalysisJob, JobOutcome>({
+          file: new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+          size: config.analysisWorkers,
+          maxQueue: config.analysisQueue,
+          maxQueueBytes: MAX_QUEUED_BYTES,
+        });
+        pools.set(key, pool);
+      }
+      try {
+        return settle(await pool.run({ tool, bytes }, bytes.byteLength));
+      } catch (error) {
+        if (error instanceof PoolFullError) {
+          throw new AppError(CoreErrors.overloaded, 'every analysis worker is busy and the waiting queue is full; retry shortly', { headers: { 'retry-after': '1' } });
+        }
+        throw error;
+      }
+    },
+  };
+}

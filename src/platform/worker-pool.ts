@@ -1,0 +1,128 @@
+// A fixed pool of worker threads with a bounded queue, for CPU work that must not hold the
+// event loop (group A's analyses). `run` rejects at once with PoolFullError when the queue
+// is at its task or byte bound, so memory stays bounded and the caller can answer 503.
+//
+// A worker that dies fails only the task it was running and is replaced. Workers start on
+// the first task, so an instance that never analyses starts no threads.
+//
+// Running from the TypeScript sources (tsx, vitest), a worker first registers tsx from a
+// small bootstrap module; a compiled build starts the .js file directly.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+export class PoolFullError extends Error {
+  constructor() {
+    super('the worker pool queue is full');
+    this.name = 'PoolFullError';
+  }
+}
+
+export interface PoolOptions {
+  /** The worker module (a .ts file under tsx, a .js file in a build). */
+  file: URL;
+  size: number;
+  /** Tasks that may wait for a worker; more are refused. */
+  maxQueue: number;
+  /** Bytes of task input that may wait; more are refused (a task alone is always admitted). */
+  maxQueueBytes: number;
+}
+
+export interface WorkerPool<In, Out> {
+  run(input: In, bytes: number): Promise<Out>;
+  /** Tasks waiting for a worker (running ones not included). */
+  readonly queued: number;
+  close(): Promise<void>;
+}
+
+interface Task<In, Out> {
+  input: In;
+  bytes: number;
+  resolve(value: Out): void;
+  reject(error: unknown): void;
+}
+
+interface Slot<In, Out> {
+  worker: Worker;
+  task: Task<In, Out> | undefined;
+}
+
+function startWorker(file: URL): Worker {
+  if (!file.pathname.endsWith('.ts')) return new Worker(file);
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+  const bootstrap = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(file.href)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`));
+}
+
+export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, Out> {
+  const slots: Slot<In, Out>[] = [];
+  const queue: Task<In, Out>[] = [];
+  let queuedBytes = 0;
+  let closed = false;
+
+  const dispatch = (slot: Slot<In, Out>) => {
+    const task = queue.shift();
+    if (!task) return;
+    queuedBytes -= task.bytes;
+    slot.task = task;
+    // A busy worker keeps the process alive; an idle one does not.
+    slot.worker.ref();
+    slot.worker.postMessage(task.input);
+  };
+
+  const spawn = (): Slot<In, Out> => {
+    const slot: Slot<In, Out> = { worker: startWorker(options.file), task: undefined };
+    slot.worker.unref();
+    slot.worker.on('message', (result: Out) => {
+      const task = slot.task;
+      slot.task = undefined;
+      slot.worker.unref();
+      task?.resolve(result);
+      dispatch(slot);
+    });
+    const fail = (error: unknown) => {
+      const task = slot.task;
+      slot.task = undefined;
+      const at = slots.indexOf(slot);
+      if (at !== -1) slots.splice(at, 1);
+      task?.reject(error instanceof Error ? error : new Error(`an analysis worker stopped (${String(error)})`));
+      if (!closed) {
+        const replacement = spawn();
+        slots.push(replacement);
+        dispatch(replacement);
+      }
+    };
+    slot.worker.on('error', fail);
+    slot.worker.on('exit', (code) => {
+      if (slots.includes(slot)) fail(new Error(`an analysis worker exited with code ${code}`));
+    });
+    return slot;
+  };
+
+  return {
+    get queued() {
+      return queue.length;
+    },
+    run(input, bytes) {
+      if (closed) return Promise.reject(new Error('the worker pool is closed'));
+      while (slots.length < options.size) slots.push(spawn());
+      const idle = slots.find((s) => s.task === undefined);
+      if (!idle && (queue.length >= options.maxQueue || (queue.length > 0 && queuedBytes + bytes > options.maxQueueBytes))) {
+        return Promise.reject(new PoolFullError());
+      }
+      return new Promise<Out>((resolve, reject) => {
+        queue.push({ input, bytes, resolve, reject });
+        queuedBytes += bytes;
+        if (idle) dispatch(idle);
+      });
+    },
+    async close() {
+      closed = true;
+      for (const task of queue.splice(0)) task.reject(new Error('the worker pool is closed'));
+      queuedBytes = 0;
+      const all = slots.splice(0);
+      for (const slot of all) slot.task?.reject(new Error('the worker pool is closed'));
+      await Promise.all(all.map((s) => s.worker.terminate()));
+    },
+  };
+}

@@ -6,6 +6,10 @@ import type { Browser, Page } from 'playwright-core';
 import { openFundingHarness, type FundingHarness } from '../funding/harness.js';
 import { chromiumPath, launch, NO_BROWSER_REASON, screenshot, watch } from './browser.js';
 
+// The page answers through real requests (analysis on the worker pool): on a busy machine that
+// takes seconds, not the 1 s expect.poll allows by default.
+const POLL = { timeout: 30_000 } as const;
+
 if (!chromiumPath) console.warn(`browser tests skipped: ${NO_BROWSER_REASON}`);
 
 describe.skipIf(!chromiumPath)('the web page in chromium', () => {
@@ -39,12 +43,12 @@ describe.skipIf(!chromiumPath)('the web page in chromium', () => {
 
   it('loads the funding view with no console errors or failed requests, shows nine observations and verifies every download', async () => {
     const { page, problems } = await open('#funding');
-    await expect.poll(() => page.locator('#observations tbody tr').count()).toBe(9);
+    await expect.poll(() => page.locator('#observations tbody tr').count(), POLL).toBe(9);
     await page.locator('#downloads .ok').nth(2).waitFor();
     expect(await page.locator('#downloads .ok').count()).toBe(3);
     expect(await page.locator('#downloads a[aria-disabled="true"]').count()).toBe(0);
-    await expect.poll(() => page.locator('#history-chart canvas').count()).toBeGreaterThan(0);
-    await expect.poll(() => page.locator('#changes-since option').count()).toBe(3);
+    await expect.poll(() => page.locator('#history-chart canvas').count(), POLL).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('#changes-since option').count(), POLL).toBe(3);
     await page.selectOption('#changes-since', packets[0]);
     await page.click('#changes-run');
     await page.locator('#changes tbody tr').first().waitFor();
@@ -95,18 +99,18 @@ describe.skipIf(!chromiumPath)('the web page in chromium', () => {
     const counted = page.waitForEvent('download');
     await page.click('#downloads a[data-file="observations.csv"]');
     await counted;
-    await expect.poll(() => page.locator('#consent-status').textContent()).toBe('Download counted.');
+    await expect.poll(() => page.locator('#consent-status').textContent(), POLL).toBe('Download counted.');
     const again = page.waitForEvent('download');
     await page.click('#downloads a[data-file="review.json"]');
     await again;
-    await expect.poll(() => page.locator('#consent-status').textContent()).toBe('Download already counted today.');
+    await expect.poll(() => page.locator('#consent-status').textContent(), POLL).toBe('Download already counted today.');
     const stored = await events();
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ packet: packets[2], kind: 'packet_download' });
     expect(JSON.stringify(stored)).not.toContain(visitor!);
 
     await page.click('#forget');
-    await expect.poll(() => page.locator('#consent-status').textContent()).toContain('Forgotten');
+    await expect.poll(() => page.locator('#consent-status').textContent(), POLL).toContain('Forgotten');
     expect(await events()).toHaveLength(0);
     expect(await page.isChecked('#consent')).toBe(false);
     expect(await page.evaluate(() => localStorage.getItem('evidence-desk.visitor'))).toBeNull();
@@ -134,9 +138,9 @@ describe.skipIf(!chromiumPath)('the web page in chromium', () => {
   it('runs the example panel and draws the spectral, concentration, series and Dyson charts', async () => {
     const { page, problems } = await open('#analysis');
     await page.click('#panel-example');
-    await expect.poll(() => page.inputValue('#panel-csv')).toMatch(/^time,alpha,bravo,charlie,delta/);
+    await expect.poll(() => page.inputValue('#panel-csv'), POLL).toMatch(/^time,alpha,bravo,charlie,delta/);
     await page.click('#panel-run');
-    await expect.poll(() => page.locator('#analysis-status').textContent()).toMatch(/^Market: \w+\. Spectral: \w+, \d+ window/);
+    await expect.poll(() => page.locator('#analysis-status').textContent(), POLL).toMatch(/^Market: \w+\. Spectral: \w+, \d+ window/);
     for (const chart of ['#chart-eigen', '#chart-concentration', '#chart-series']) {
       // The first series colour (#1f77b4) is drawn: the canvas holds data, not only axes.
       expect(await pixelsOf(page, `${chart} canvas`, [0x1f, 0x77, 0xb4]), chart).toBeGreaterThan(20);
@@ -175,7 +179,7 @@ describe.skipIf(!chromiumPath)('the web page in chromium', () => {
     page.on('request', (request) => {
       if (request.url().includes('/api/v1/query')) queries.push(request.url());
     });
-    await expect.poll(() => page.locator('#data-dataset option').count()).toBeGreaterThan(1);
+    await expect.poll(() => page.locator('#data-dataset option').count(), POLL).toBeGreaterThan(1);
     await page.locator('#data-sources tbody tr').first().waitFor();
     expect(await page.locator('#data-sources thead th').allTextContents()).toContain('rights_status');
     // The dataset with the most rows, so there is more than one page.
@@ -189,7 +193,7 @@ describe.skipIf(!chromiumPath)('the web page in chromium', () => {
     expect(best.total).toBeGreaterThan(10);
     await page.selectOption('#data-dataset', best.id);
     await page.click('#data-form button[type="submit"]');
-    await expect.poll(() => page.locator('#data-page').textContent()).toMatch(new RegExp(`^Rows 1–\\d+ of ${best.total}$`));
+    await expect.poll(() => page.locator('#data-page').textContent(), POLL).toMatch(new RegExp(`^Rows 1–\\d+ of ${best.total}$`));
     await screenshot(page, 'data');
     const seen: string[] = [];
     for (;;) {
@@ -198,7 +202,7 @@ describe.skipIf(!chromiumPath)('the web page in chromium', () => {
       if (await page.isDisabled('#data-next')) break;
       const before = await page.locator('#data-page').textContent();
       await page.click('#data-next');
-      await expect.poll(() => page.locator('#data-page').textContent()).not.toBe(before);
+      await expect.poll(() => page.locator('#data-page').textContent(), POLL).not.toBe(before);
     }
     expect(seen).toHaveLength(best.total);
     expect(new Set(seen).size).toBe(best.total);
@@ -222,7 +226,7 @@ describe.skipIf(!chromiumPath)('the web page in chromium', () => {
       if (view === 'data') await page.locator('#data-table tbody tr').first().waitFor();
       if (view === 'analysis') {
         await page.click('#panel-example');
-        await expect.poll(() => page.inputValue('#panel-csv')).not.toBe('');
+        await expect.poll(() => page.inputValue('#panel-csv'), POLL).not.toBe('');
         await page.click('#panel-run');
         await page.locator('#chart-series canvas').waitFor();
       }
@@ -241,7 +245,7 @@ describe.skipIf(!chromiumPath)('the web page in chromium', () => {
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-analysis');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.isVisible('#view-analysis')).toBe(true);
+    await expect.poll(() => page.isVisible('#view-analysis'), POLL).toBe(true);
     const unlabelled = await page.$$eval('input, select, textarea', (controls) =>
       controls.filter((c) => !(c as HTMLInputElement).labels?.length && !c.getAttribute('aria-label')).map((c) => c.id),
     );

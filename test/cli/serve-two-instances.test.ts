@@ -62,6 +62,27 @@ describe.runIf(postgresUrl !== undefined)(postgresUrl ? title : `${title} (skipp
   let b: ServedProcess;
   /** B's first run, stopped after the start-up capture. */
   let bFirst: ServedProcess;
+  /** Every run of B, the one kept last. */
+  const bRuns: ServedProcess[] = [];
+
+  /** When each of these captures started (µs since the epoch, the store's clock), in order. */
+  async function captureStarts(packetIds: string[]): Promise<number[]> {
+    const { rows } = await db.query<{ packet_id: string; started_at_us: string }>(
+      'select packet_id, started_at_us from funding_attempts where packet_id = any($1) order by seq', [packetIds],
+    );
+    expect(rows).toHaveLength(packetIds.length);
+    return rows.map((r) => Number(r.started_at_us));
+  }
+
+  /** The first packet this process captured itself (its start-up capture, or its next tick's). */
+  async function firstCapture(served: ServedProcess): Promise<string> {
+    for (let waited = 0; waited < 60_000; waited += 100) {
+      const [first] = capturedBy(served);
+      if (first) return first;
+      await sleep(100);
+    }
+    throw new Error('an instance did not capture within a minute');
+  }
 
   beforeAll(async () => {
     await db.connect();
@@ -69,13 +90,38 @@ describe.runIf(postgresUrl !== undefined)(postgresUrl ? title : `${title} (skipp
     await db.query(`set search_path to ${schema}`);
     const args = ['--mode', 'sample', '--database-url', withSearchPath(postgresUrl!, schema), '--capture-interval', String(CAPTURE_INTERVAL_S), '--source-cache-ttl', String(SOURCE_CACHE_TTL_S)];
     // Started together, both migrate and both try the start-up capture at once. Then B's
-    // scheduler is put half an interval behind A's (it skips that capture), so each of
-    // them captures in turn from there on.
+    // scheduler is put half an interval behind A's, so each of them captures in turn and
+    // each packet stays current long enough for the other instance to serve it. How long
+    // a process takes to start varies on a busy machine, so B's phase is measured from its
+    // first capture, and B is started again (at most a few times) until it lies between A's.
+    let startupMs = Date.now();
     [a, bFirst] = await Promise.all([startServe(args), startServe(args)]);
+    startupMs = Date.now() - startupMs;
     expect(await bFirst.stop()).toBe(0);
-    await sleep((CAPTURE_INTERVAL_S * 1000) / 2);
-    b = await startServe(args);
-  }, 60_000);
+    bRuns.push(bFirst);
+    const intervalUs = CAPTURE_INTERVAL_S * 1_000_000;
+    for (let attempt = 1; ; attempt++) {
+      await firstCapture(a); // A skips its start-up capture when B's first run won it
+      const aStarts = await captureStarts(capturedBy(a));
+      const aPhase = aStarts.at(-1)!;
+      // Aim B's start-up capture at the next half-interval point after A's, one start-up away.
+      const earliestUs = Date.now() * 1000 + startupMs * 1000;
+      const targetUs = aPhase + intervalUs / 2 + Math.ceil((earliestUs - aPhase - intervalUs / 2) / intervalUs) * intervalUs;
+      await sleep(Math.max(0, (targetUs - earliestUs) / 1000));
+      const startedAt = Date.now();
+      const candidate = await startServe(args);
+      startupMs = Date.now() - startedAt;
+      bRuns.push(candidate);
+      const first = await firstCapture(candidate);
+      const [bStart] = await captureStarts([first]);
+      const phase = (((bStart - aPhase) % intervalUs) + intervalUs) % intervalUs / intervalUs;
+      if ((phase >= 0.3 && phase <= 0.7) || attempt === 4) {
+        b = candidate;
+        break;
+      }
+      expect(await candidate.stop()).toBe(0);
+    }
+  }, 120_000);
 
   afterAll(async () => {
     for (const served of [a, b]) if (served) expect(await served.stop()).toBe(0);
@@ -106,7 +152,7 @@ describe.runIf(postgresUrl !== undefined)(postgresUrl ? title : `${title} (skipp
 
     // Both processes captured, and every packet was captured by exactly one of them.
     const byA = capturedBy(a);
-    const byB = [...capturedBy(bFirst), ...capturedBy(b)];
+    const byB = bRuns.flatMap(capturedBy);
     expect(byA.length).toBeGreaterThan(0);
     expect(byB.length).toBeGreaterThan(0);
     expect([...byA, ...byB].sort()).toEqual(attempts.map((x) => x.packet_id).sort());

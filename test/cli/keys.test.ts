@@ -12,7 +12,9 @@ const bin = path.resolve('bin/evidence-desk.js');
 const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EVIDENCE_') && k !== 'DATABASE_URL'));
 const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: cleanEnv() });
 
-describe('evidence-desk keys and usage-report', () => {
+// Each case spawns the CLI (up to four times), ~10 s a spawn on a busy 2-core machine:
+// the budget is per case, as in the other CLI tests, never a statement about speed.
+describe('evidence-desk keys and usage-report', { timeout: 120_000 }, () => {
   let dataDir: string;
   let ids: string[];
   let tokens: string[];

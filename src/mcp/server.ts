@@ -11,7 +11,7 @@ import { QueryValidationError } from '../data/errors.js';
 import { mcpTool, mcpTools, type McpTool, type McpToolContext } from './tools.js';
 
 const INSTRUCTIONS = [
-  'Evidence Desk answers with descriptive statistics on numbers you send (the analysis tools), hash-verified USD funding-market evidence packets (funding_*) and provenance-preserving research datasets (data_*).',
+  'Evidence Desk answers with descriptive statistics on numbers you send (the analysis tools), hash-verified USD funding-market evidence packets (funding_*) and provenance-preserving research datasets (data_*, with funding_review and agent_review over them).',
   'Every result is the body of the matching REST operation. None of it is a trading signal or a claim that a number is true; a tool that cannot answer says so with isError and a registry code.',
 ].join(' ');
 

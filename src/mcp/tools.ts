@@ -11,6 +11,9 @@ import { historyBody } from '../funding/history.js';
 import { currentEvidence, latestBody, type ReadConfig } from '../funding/latest.js';
 import { FundingReadErrors } from '../funding/read-errors.js';
 import { readLocalUpdate } from '../funding/job/local-update.js';
+import { agentReview, REVIEW_DEFAULT_LIMIT, REVIEW_MAXIMUM_LIMIT } from '../data/agent.js';
+import { encodeDataBody } from '../data/encode.js';
+import { fundingReview } from '../data/funding-review.js';
 import { listSources, queryDataset, type DataContext } from '../data/service.js';
 import type { Config } from '../core/config.js';
 import type { Instant } from '../core/time.js';
@@ -163,7 +166,7 @@ function dataTools(): McpTool[] {
         onlyMembers(args, ['dataset', 'entity', 'start_date', 'end_date', 'limit', 'offset', 'snapshot', 'as_retrieved_at']);
         for (const name of ['dataset', 'entity', 'start_date', 'end_date', 'snapshot', 'as_retrieved_at']) optionalString(args, name);
         for (const name of ['limit', 'offset']) optionalInteger(args, name);
-        return JSON.stringify(await queryDataset(ctx.data(), { ...args }));
+        return dataText(await queryDataset(ctx.data(), { ...args }));
       },
     },
     {
@@ -174,10 +177,58 @@ function dataTools(): McpTool[] {
       shape: 'evidence',
       run: async (args, ctx) => {
         noMembers(args);
-        return JSON.stringify(await listSources(ctx.data()));
+        return dataText(await listSources(ctx.data()));
+      },
+    },
+    {
+      name: 'funding_review',
+      title: 'USD funding review from the archive',
+      description:
+        'The funding review (GET /api/v1/funding-review), composed from this service\'s own funding archive: the newest capture attempt, the packet it names and a fresh check of that packet\'s stored hashes, with nine rows in a fixed order. ' +
+        'When the newest attempt failed, is too old or no longer verifies, available and ready are false and issues say why; an older packet is never shown instead. ' +
+        'It reports what publishers printed and how old the capture is, not a forecast, a trading signal or a claim that the numbers are right.',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      shape: 'evidence',
+      run: async (args, ctx) => {
+        noMembers(args);
+        return dataText(await fundingReview(ctx));
+      },
+    },
+    {
+      name: 'agent_review',
+      title: 'Money markets, banks and liquidity for an agent',
+      description:
+        'The agent review (GET /api/v1/agent-review): the first page of money_markets, bank_risk (filtered by bank) and market_liquidity, each source read once, with a revision over the evidence. ' +
+        'Pass the revision of an earlier answer as previous_revision to learn whether the evidence changed (unchanged answers come back without rows), and its snapshot_id as snapshot to answer again from exactly those stored snapshots. ' +
+        `Rows are what the sources published, not verified facts and no trading signal; freshness is not evaluated, and ${TRANSPORT_NOTE}`,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          bank: { ...text(100), description: 'Case-insensitive part of a bank\'s id or name; filters the bank_risk section only.' },
+          limit: { type: 'integer', minimum: 1, maximum: REVIEW_MAXIMUM_LIMIT, description: `Rows per section (default ${REVIEW_DEFAULT_LIMIT}).` },
+          previous_revision: { type: 'string', pattern: '^(?:[0-9a-f]{64})?$', description: 'The revision of an earlier answer.' },
+          snapshot: {
+            type: 'string',
+            pattern: '^[0-9a-f]{32},[0-9a-f]{32},[0-9a-f]{32}$',
+            description: 'The snapshot_id of an earlier answer (three snapshot ids joined by commas).',
+          },
+        },
+        additionalProperties: false,
+      },
+      shape: 'evidence',
+      run: async (args, ctx) => {
+        onlyMembers(args, ['bank', 'limit', 'previous_revision', 'snapshot']);
+        for (const name of ['bank', 'previous_revision', 'snapshot']) optionalString(args, name);
+        optionalInteger(args, 'limit');
+        return dataText(await agentReview(ctx.data(), { ...args }));
       },
     },
   ];
+}
+
+/** A data group body as its REST route writes it (Python's number forms, compact). */
+function dataText(body: unknown): string {
+  return encodeDataBody(body).toString('utf8');
 }
 
 let registry: Map<string, McpTool> | undefined;

@@ -111,7 +111,8 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     expect(result.isError).toBeFalsy();
     const body = result.structuredContent as Record<string, unknown>;
     expect(body).toMatchObject({ dataset: 'money_markets', limit: 2, sample: true });
-    expect((result.content as { text: string }[])[0].text).toBe(JSON.stringify(body));
+    // Byte parity with REST (Python number forms) is proven in data-review.test.ts.
+    expect(JSON.parse((result.content as { text: string }[])[0].text)).toEqual(body);
     const sources = await client.callTool({ name: 'data_sources', arguments: {} });
     expect(sources.structuredContent).toMatchObject({ dataset: 'source_health' });
     const refused = await client.callTool({ name: 'data_query', arguments: { dataset: 'no_such_dataset' } });

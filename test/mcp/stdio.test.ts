@@ -47,7 +47,7 @@ describe('evidence-desk mcp (stdio, embedded store)', () => {
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name);
       expect(names).toEqual([...names].sort());
-      expect(names).toEqual(expect.arrayContaining([...ANALYSIS_TOOL_NAMES, 'capabilities', 'funding_latest', 'data_query', 'funding_update']));
+      expect(names).toEqual(expect.arrayContaining([...ANALYSIS_TOOL_NAMES, 'capabilities', 'funding_latest', 'data_query', 'funding_review', 'agent_review', 'funding_update']));
       for (const name of ANALYSIS_TOOL_NAMES) {
         const rest = await h.app.inject({ method: 'POST', url: `/v1/tools/${name}`, headers: { 'content-type': 'application/json' }, payload: TOOL_ARGUMENTS[name] });
         const result = await client.callTool({ name, arguments: JSON.parse(TOOL_ARGUMENTS[name]) as Record<string, unknown> });
@@ -94,6 +94,12 @@ describe('evidence-desk mcp (stdio, embedded store)', () => {
       const result = await client.callTool({ name: 'funding_latest', arguments: {} });
       expect(result.isError).toBeFalsy();
       expect((result.structuredContent as { packet_id: string }).packet_id).toBe((await h.get('/v1/funding/latest')).json().packet_id);
+      // The review tools pass through byte for byte: a pinned agent review and the funding review.
+      const snapshot = (await h.get('/api/v1/agent-review?limit=2')).json().snapshot_id as string;
+      const pinned = await client.callTool({ name: 'agent_review', arguments: { limit: 2, snapshot } });
+      expect((pinned.content as { text: string }[])[0].text).toBe((await h.get(`/api/v1/agent-review?limit=2&snapshot=${snapshot}`)).body);
+      const review = await client.callTool({ name: 'funding_review', arguments: {} });
+      expect((review.content as { text: string }[])[0].text).toBe((await h.get('/api/v1/funding-review')).body);
     } finally {
       await client.close();
     }

@@ -24,6 +24,19 @@ describe('GET / and the page assets', () => {
     expect(res.body).not.toMatch(/(src|href)="(https?:)?\/\//);
   });
 
+  it('links only to same-origin paths this service answers, the research kit among them', async () => {
+    const page = await t.app.inject({ url: '/', headers: { accept: 'text/html' } });
+    const hrefs = [...page.body.matchAll(/href="(\/[^"]*)"/g)].map((m) => m[1]);
+    expect(hrefs).toContain('/api/v1/research-kit.zip');
+    for (const href of new Set(hrefs)) {
+      const res = await t.app.inject({ url: href });
+      expect(res.statusCode, href).toBe(200);
+    }
+    const kit = await t.app.inject({ url: '/api/v1/research-kit.zip' });
+    expect(kit.headers['content-type']).toMatch(/^application\/zip/);
+    expect(kit.rawPayload.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
+  });
+
   it('keeps a JSON index for clients that ask for JSON', async () => {
     const res = await t.app.inject({ url: '/', headers: { accept: 'application/json' } });
     expect(res.headers['content-type']).toMatch(/^application\/json/);

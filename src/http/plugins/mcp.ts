@@ -7,10 +7,10 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, CoreErrors } from '../../core/errors.js';
-import { createDataContext, type DataContext } from '../../data/service.js';
 import { encodeReply, screenBody, strictArgumentsOf, type RpcErrorReply, type Screened } from '../../mcp/envelope.js';
 import { createMcpServer } from '../../mcp/server.js';
 import type { McpToolContext } from '../../mcp/tools.js';
+import { dataContextFor } from '../data-context.js';
 import type { AppDeps } from '../deps.js';
 
 /** Where /mcp is served: the root and the upstream prefixes whose services had one. */
@@ -23,15 +23,12 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-max-age': '600',
 };
 
-/** The tool context of one application: its store and clock, group C's service on first use. */
+/**
+ * The tool context of one application: its store and clock, and the same group C service
+ * the REST routes use (one single flight and document cache per application).
+ */
 export function toolContextOf(deps: AppDeps): McpToolContext {
-  let data: DataContext | undefined;
-  return {
-    config: deps.config,
-    storage: deps.storage,
-    clock: deps.clock,
-    data: () => (data ??= createDataContext({ storage: deps.storage, config: deps.config, clock: deps.clock })),
-  };
+  return { config: deps.config, storage: deps.storage, clock: deps.clock, data: () => dataContextFor(deps) };
 }
 
 export interface McpPluginOptions {

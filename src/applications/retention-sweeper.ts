@@ -4,36 +4,14 @@
 // asks every hour and does the work once per UTC date (purgeOncePerDay), so instances
 // sharing a store repeat at most one cheap delete each per date.
 
-import type { BackgroundService, RunningService, ServiceContext } from '../platform/services.js';
+import { startPeriodic, type BackgroundService, type RunningService, type ServiceContext } from '../platform/services.js';
 import { utcDate } from './days.js';
 import { purgeOncePerDay } from './retention.js';
 
 const SWEEP_EVERY_MS = 3_600_000;
 
 export function startRetentionSweeper(deps: ServiceContext, everyMs = SWEEP_EVERY_MS): RunningService {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const sweep = () => {
-    if (stopped || running) return;
-    running = purgeOncePerDay(deps.storage, utcDate(deps.clock()))
-      .catch((error: unknown) => deps.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'retention sweep failed; will retry'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  sweep();
-  const timer = setInterval(sweep, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-    async idle() {
-      await running;
-    },
-  };
+  return startPeriodic(deps.logger, everyMs, 'retention sweep failed; will retry', () => purgeOncePerDay(deps.storage, utcDate(deps.clock())));
 }
 
 export const retentionSweeper: BackgroundService = { name: 'retention-sweeper', start: (context) => startRetentionSweeper(context) };

@@ -2,7 +2,7 @@
 // sweep of ./sweep.ts removes expired and repeated snapshots, unreferenced retrievals and
 // blobs. Instances sharing one store take turns through a lease, so one sweeps at a time;
 // the sweep itself is safe to repeat (every delete re-checks what still refers to a row).
-import type { BackgroundService, RunningService, ServiceContext } from '../platform/services.js';
+import { startPeriodic, type BackgroundService, type RunningService, type ServiceContext } from '../platform/services.js';
 import { acquireLease } from '../storage/lease.js';
 import { sweepDataStore, type SweepReport } from './sweep.js';
 
@@ -22,32 +22,10 @@ export async function sweepOnce(context: Pick<ServiceContext, 'storage' | 'confi
 }
 
 export function startDataSweeper(context: ServiceContext, everyMs = DATA_SWEEP_EVERY_MS): RunningService {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const run = () => {
-    if (stopped || running) return;
-    running = sweepOnce(context)
-      .then((report) => {
-        if (report && report.snapshots_removed + report.retrievals_removed + report.blobs_removed > 0) context.logger.info({ ...report }, 'data snapshot sweep');
-      })
-      .catch((error: unknown) => context.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'data snapshot sweep failed; will retry'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  run();
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-    async idle() {
-      await running;
-    },
-  };
+  return startPeriodic(context.logger, everyMs, 'data snapshot sweep failed; will retry', async () => {
+    const report = await sweepOnce(context);
+    if (report && report.snapshots_removed + report.retrievals_removed + report.blobs_removed > 0) context.logger.info({ ...report }, 'data snapshot sweep');
+  });
 }
 
 export const dataSnapshotSweeper: BackgroundService = { name: 'data-snapshot-sweeper', start: (context) => startDataSweeper(context) };

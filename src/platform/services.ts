@@ -39,3 +39,34 @@ export function startServices(services: readonly BackgroundService[], context: S
   }
   return running;
 }
+
+/**
+ * Runs `task` at once and then every `everyMs`, never two runs at a time (a tick that finds
+ * one in flight is skipped). A failed run is logged with `failureMessage` and the next tick
+ * tries again; the timer never holds the process open.
+ */
+export function startPeriodic(logger: ServiceLogger, everyMs: number, failureMessage: string, task: () => Promise<void>): RunningService {
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const run = () => {
+    if (stopped || running) return;
+    running = task()
+      .catch((error: unknown) => logger.warn({ error: error instanceof Error ? error.message : String(error) }, failureMessage))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  run();
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+    async idle() {
+      await running;
+    },
+  };
+}

@@ -5,7 +5,7 @@
 // If-None-Match with 304. Every invalid query parameter answers with the group's one 422
 // body; every other failure keeps the evidence error shape.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError } from '../../core/errors.js';
+import { isAppError } from '../../core/errors.js';
 import { recordDataRead, hasDataExclusionHeader } from '../../applications/data-reads.js';
 import { resolveCaller } from '../../applications/credential.js';
 import { sha256Hex } from '../../core/hash.js';
@@ -17,32 +17,29 @@ import type { QueryResult } from '../../data/schemas.js';
 import { QueryValidationError } from '../../data/errors.js';
 import { listDatasets, listSnapshots, listSources, queryValidated, release } from '../../data/service.js';
 import { validateQuery } from '../../data/validate.js';
-import { FundingReadErrors } from '../../funding/read-errors.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import { dataContextFor } from '../data-context.js';
 import { sendError } from '../errors.js';
 import type { AppDeps } from '../deps.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { DATA_ROUTES, DataDatasets, DataQuery, DataRelease, DataSnapshots, DataSources, OpenBBApps, OpenBBWidgets } from '../routes/data.js';
-import { CORS_ALLOWED_ORIGINS } from './funding.js';
+import { useCors, type CorsPolicy } from '../cors.js';
 
 /** Header that names the snapshot an answer was read from (the CSV body cannot say it). */
 export const SNAPSHOT_HEADER = 'x-evidence-snapshot';
 
-const CORS_METHODS = ['GET'];
-const CORS_REQUEST_HEADERS = ['Content-Type', 'Authorization', 'If-None-Match', 'X-Service-Traffic-Class', 'X-Liquilens-Traffic-Class', 'X-Traffic-Class'];
-const CORS_EXPOSED = ['ETag', 'X-Evidence-Snapshot', 'X-Evidence-Mode', 'X-Financial-Evidence-Measurement'].join(', ');
-const CORS_MAX_AGE = '600';
+const CORS: CorsPolicy = {
+  methods: ['GET'],
+  allowMethods: 'GET, HEAD, OPTIONS',
+  requestHeaders: ['Content-Type', 'Authorization', 'If-None-Match', 'X-Service-Traffic-Class', 'X-Liquilens-Traffic-Class', 'X-Traffic-Class'],
+  exposed: 'ETag, X-Evidence-Snapshot, X-Evidence-Mode, X-Financial-Evidence-Measurement',
+  maxAgeSeconds: '600',
+};
 
 /** Revalidate every time: the ETag decides whether the stored copy is still this answer. */
 const REVALIDATE = 'no-cache';
 /** Upstream: query answers are not stored (an unpinned answer carries the live cache age). */
 const NO_STORE = 'no-store';
-
-function allowedOrigin(request: FastifyRequest): string | undefined {
-  const origin = request.headers.origin;
-  return typeof origin === 'string' && CORS_ALLOWED_ORIGINS.includes(origin) ? origin : undefined;
-}
 
 interface Representation {
   bytes: Buffer;
@@ -118,35 +115,12 @@ export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, op
   });
 
   // CORS for this group's routes only, for the origins group B allows (OpenBB Workspace among them).
-  app.addHook('onRequest', async (request, reply) => {
-    const origin = allowedOrigin(request);
-    if (origin) {
-      reply.header('access-control-allow-origin', origin);
-      reply.header('access-control-expose-headers', CORS_EXPOSED);
-    }
-  });
+  const preflight = useCors(app, CORS);
   app.addHook('onSend', async (_request, reply, payload) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
 
-  const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
-    const origin = allowedOrigin(request);
-    const method = request.headers['access-control-request-method'];
-    const asked = String(request.headers['access-control-request-headers'] ?? '')
-      .split(',')
-      .map((h) => h.trim().toLowerCase())
-      .filter((h) => h !== '');
-    const allowedHeaders = CORS_REQUEST_HEADERS.map((h) => h.toLowerCase());
-    reply.header('vary', 'Origin');
-    if (!origin || typeof method !== 'string' || !CORS_METHODS.includes(method) || !asked.every((h) => allowedHeaders.includes(h))) {
-      throw new AppError(FundingReadErrors.cors_preflight_refused, 'this cross-origin request is not allowed (origin, method or headers)');
-    }
-    reply.header('access-control-allow-methods', [...CORS_METHODS, 'HEAD', 'OPTIONS'].join(', '));
-    reply.header('access-control-allow-headers', CORS_REQUEST_HEADERS.join(', '));
-    reply.header('access-control-max-age', CORS_MAX_AGE);
-    return reply.code(204).send();
-  };
 
   serveRoute(app, options, DataRelease, async (request, reply) =>
     sendTagged(request, reply, { bytes: encodeDataBody(release(ctx)), type: JSON_TYPE, cacheControl: REVALIDATE }));

@@ -10,6 +10,7 @@
 
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
+import { useCors, type CorsPolicy } from '../cors.js';
 import { formatInstantOffset, type Instant } from '../../core/time.js';
 import { findPacket } from '../../funding/archive.js';
 import { changesBody, requirePacketId } from '../../funding/changes.js';
@@ -25,11 +26,13 @@ import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { FundingChanges, FundingHistory, FundingLatest, FundingPacketFile, FundingSourceTerms } from '../routes/funding.js';
 import { flushUsageOnClose, identifyReader, recordReadUsage, type ReaderIdentity } from '../usage.js';
 
-export const CORS_ALLOWED_ORIGINS: readonly string[] = ['https://beepboop2025.github.io', 'https://pro.openbb.co', 'https://my.openbb.co'];
-const CORS_METHODS = ['GET', 'POST', 'DELETE'];
-const CORS_REQUEST_HEADERS = ['Content-Type', 'Authorization', 'If-None-Match'];
-const CORS_EXPOSED = 'X-Packet-SHA256, ETag, X-Evidence-Checked-At, X-Usage-Recorded';
-const CORS_MAX_AGE = '600';
+const CORS: CorsPolicy = {
+  methods: ['GET', 'POST', 'DELETE'],
+  allowMethods: 'GET, POST, DELETE',
+  requestHeaders: ['Content-Type', 'Authorization', 'If-None-Match'],
+  exposed: 'X-Packet-SHA256, ETag, X-Evidence-Checked-At, X-Usage-Recorded',
+  maxAgeSeconds: '600',
+};
 /** The operations browsers may read cross-origin (each answers its preflight). */
 const CORS_READABLE = [FundingLatest, FundingChanges, FundingHistory, FundingPacketFile];
 
@@ -41,11 +44,6 @@ const CONTENT_TYPES: Record<PacketFile, string> = {
   'review.json': 'application/json',
   'observations.csv': 'text/csv; charset=utf-8',
 };
-
-function allowedOrigin(request: FastifyRequest): string | undefined {
-  const origin = request.headers.origin;
-  return typeof origin === 'string' && CORS_ALLOWED_ORIGINS.includes(origin) ? origin : undefined;
-}
 
 interface ConditionalSend {
   encoded: EncodedBody;
@@ -63,36 +61,13 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
   const licenseLink = `<${mountedAt}${FundingSourceTerms.url}>; rel="license"`;
 
   // CORS for this group's routes only (a global plugin would answer other groups' preflights).
-  app.addHook('onRequest', async (request, reply) => {
-    const origin = allowedOrigin(request);
-    if (origin) {
-      reply.header('access-control-allow-origin', origin);
-      reply.header('access-control-expose-headers', CORS_EXPOSED);
-    }
-  });
+  const preflight = useCors(app, CORS);
   // Errors and anything else without its own policy must not be stored by caches.
   app.addHook('onSend', async (_request, reply, payload) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store, no-transform');
     return payload;
   });
 
-  const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
-    const origin = allowedOrigin(request);
-    const method = request.headers['access-control-request-method'];
-    const asked = String(request.headers['access-control-request-headers'] ?? '')
-      .split(',')
-      .map((h) => h.trim().toLowerCase())
-      .filter((h) => h !== '');
-    const allowedHeaders = CORS_REQUEST_HEADERS.map((h) => h.toLowerCase());
-    reply.header('vary', 'Origin');
-    if (!origin || typeof method !== 'string' || !CORS_METHODS.includes(method) || !asked.every((h) => allowedHeaders.includes(h))) {
-      throw new AppError(FundingReadErrors.cors_preflight_refused, 'this cross-origin request is not allowed (origin, method or headers)');
-    }
-    reply.header('access-control-allow-methods', CORS_METHODS.join(', '));
-    reply.header('access-control-allow-headers', CORS_REQUEST_HEADERS.join(', '));
-    reply.header('access-control-max-age', CORS_MAX_AGE);
-    return reply.code(204).send();
-  };
 
   const sendConditional = async (request: FastifyRequest, reply: FastifyReply, send: ConditionalSend) => {
     const { body, etag } = send.encoded;

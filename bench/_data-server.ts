@@ -15,9 +15,9 @@ import { buildApp } from '../src/http/app.js';
 import { openSqliteStorage } from '../src/storage/sqlite.js';
 import { atlasDoc } from '../test/data/documents.js';
 import { liveConfig, serveJson, startSourceServer } from '../test/data/support.js';
+import { portOf, serveUntilDisconnect } from './_child.js';
 
 const role = process.argv[2];
-const port = (address: ReturnType<http.Server['address']>) => (typeof address === 'object' && address ? address.port : 0);
 
 if (role === 'bare' || role === 'fastify') {
   // The body is too large for an argument: it arrives as the first IPC message.
@@ -30,7 +30,7 @@ if (role === 'bare' || role === 'fastify') {
       else res.writeHead(200, { ...headers, 'content-length': body.length }).end(body);
     });
     server.keepAliveTimeout = 60_000;
-    server.listen(0, '127.0.0.1', () => process.send?.({ port: port(server.address()) }));
+    server.listen(0, '127.0.0.1', () => process.send?.({ port: portOf(server.address()) }));
     process.on('disconnect', () => server.close(() => process.exit(0)));
   } else {
     const app = Fastify({ logger: false });
@@ -39,7 +39,7 @@ if (role === 'bare' || role === 'fastify') {
       return request.headers['if-none-match'] === etag ? reply.code(304).send() : reply.send(body);
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
-    process.send?.({ port: port(app.server.address()) });
+    process.send?.({ port: portOf(app.server.address()) });
     process.on('disconnect', () => void app.close().then(() => process.exit(0)));
   }
 } else {
@@ -56,17 +56,10 @@ if (role === 'bare' || role === 'fastify') {
   const config = { ...liveConfig(sources), maxEventLoopDelay: 0 };
   const app = await buildApp({ config, storage, clock: () => frozen });
   await app.listen({ host: '127.0.0.1', port: 0 });
-  process.send?.({ port: port(app.server.address()) });
-  process.on('disconnect', () => {
-    const stop = async () => {
-      await app.close();
-      await sources.close();
-      await storage.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    };
-    stop().then(() => process.exit(0), (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    });
+  serveUntilDisconnect({ port: portOf(app.server.address()) }, async () => {
+    await app.close();
+    await sources.close();
+    await storage.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 }

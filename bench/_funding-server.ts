@@ -14,6 +14,7 @@ import { captureOnce } from '../src/funding/capture.js';
 import { currentEvidence, latestBody } from '../src/funding/latest.js';
 import { openSqliteStorage } from '../src/storage/sqlite.js';
 import { instant, liveConfig, startPublisherServer } from '../test/funding/support.js';
+import { portOf, serveUntilDisconnect } from './_child.js';
 
 const role = process.argv[2];
 
@@ -31,8 +32,7 @@ if (role === 'bare') {
   });
   server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
+    process.send?.({ port: portOf(server.address()) });
   });
   process.on('disconnect', () => server.close(() => process.exit(0)));
 } else {
@@ -52,21 +52,13 @@ if (role === 'bare') {
   const checksMs = (performance.now() - t0) / rounds;
   const app = await buildApp({ config, storage, clock: () => frozen });
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  process.send?.({ port: typeof address === 'object' && address ? address.port : 0, checksMs });
   // Peak resident memory of the whole process (worker threads included), on request.
   process.on('message', (m) => {
     if (m === 'rss') process.send?.({ maxRssMiB: process.resourceUsage().maxRSS / 1024, rssMiB: process.memoryUsage().rss / 2 ** 20 });
   });
-  process.on('disconnect', () => {
-    const stop = async () => {
-      await app.close();
-      await storage.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    };
-    stop().then(() => process.exit(0), (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    });
+  serveUntilDisconnect({ port: portOf(app.server.address()), checksMs }, async () => {
+    await app.close();
+    await storage.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 }

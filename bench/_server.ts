@@ -7,22 +7,15 @@ import { defaultConfig } from '../src/core/config.js';
 import { nowInstant } from '../src/core/time.js';
 import { buildApp } from '../src/http/app.js';
 import { openSqliteStorage } from '../src/storage/sqlite.js';
+import { portOf, serveUntilDisconnect } from './_child.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
 const storage = await openSqliteStorage({ file: path.join(dir, 'evidence.db') });
 const config = { ...defaultConfig(), logLevel: 'silent' as const, captureInterval: 0 };
 const app = await buildApp({ config, storage, clock: nowInstant });
 await app.listen({ host: '127.0.0.1', port: 0 });
-const address = app.server.address();
-process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
-process.on('disconnect', () => {
-  const stop = async () => {
-    await app.close();
-    await storage.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  };
-  stop().then(() => process.exit(0), (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
+serveUntilDisconnect({ port: portOf(app.server.address()) }, async () => {
+  await app.close();
+  await storage.close();
+  fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -27,7 +27,7 @@ import { platformSourceFetch, sourcePolicy, type SourceFetch } from './fetch-sou
 import { SOURCE_FETCH_LIMITER, type Limiter } from './limiter.js';
 import { evidenceDigest, measurementEligible } from './measurement.js';
 import { pageOf } from './query.js';
-import { cacheInfo, sourceRecord } from './records.js';
+import { cacheInfo, sourceRecord, type CacheInfo } from './records.js';
 import { buildRegistry, fixedFacts, type SourceRegistry } from './registry.js';
 import { prefixedSha } from './retrieval.js';
 import { createSampleFetch } from './samples.js';
@@ -140,16 +140,20 @@ function answerHead(ctx: DataContext, served: ServedSnapshot, params: QueryParam
 }
 
 /**
- * The source records of an answer. A chosen snapshot reports each copy's age when the
- * snapshot was formed, so answering it again gives the same bytes (and ETag); the current
- * snapshot reports the age now (and whether this call waited for a fetch).
+ * How old each source copy of an answer is. A chosen snapshot reports each copy's age
+ * when the snapshot was formed, so answering it again gives the same bytes (and ETag);
+ * the current snapshot reports the age now (and whether this call waited for a fetch).
  */
-function sourcesNow(ctx: DataContext, served: ServedSnapshot): SourceRecord[] {
+function cachesNow(ctx: DataContext, served: ServedSnapshot): CacheInfo[] {
   const { state } = served;
   const ageAt = served.pinned ? state.row.createdAtUs : Number(ctx.clock());
-  return state.sources.map((s, i) => cloneJson(sourceRecord(
-    s.key, s.retrieval, s.reported, cacheInfo(s.retrieval, ageAt, served.hits[i], ctx.cache.ttlSeconds(s.retrieval)),
-  )));
+  return state.sources.map((s, i) => cacheInfo(s.retrieval, ageAt, served.hits[i], ctx.cache.ttlSeconds(s.retrieval)));
+}
+
+/** The source records of an answer. */
+function sourcesNow(ctx: DataContext, served: ServedSnapshot): SourceRecord[] {
+  const caches = cachesNow(ctx, served);
+  return served.state.sources.map((s, i) => cloneJson(sourceRecord(s.key, s.retrieval, s.reported, caches[i])));
 }
 
 function answerTail(ctx: DataContext, served: ServedSnapshot): AnswerTail {
@@ -175,13 +179,15 @@ export async function answerQuery(ctx: DataContext, params: QueryParams): Promis
   if (!entry) {
     const head = answerHead(ctx, served, params);
     const tail = answerTail(ctx, served);
-    const sources = served.pinned ? sourcesNow(ctx, served) : null;
-    const full: QueryResult = { ...head, sources: sources ?? sourcesNow(ctx, served), ...tail };
+    const sources = sourcesNow(ctx, served);
+    const full: QueryResult = { ...head, sources, ...tail };
     const measurement = { eligible: measurementEligible(full), digest: evidenceDigest(full) };
-    entry = format === 'csv' ? csvEntry(rowsCsv(head.results), measurement) : jsonEntry(head, tail, sources, measurement);
+    entry = format === 'csv'
+      ? csvEntry(rowsCsv(head.results), measurement)
+      : jsonEntry(head, tail, sources, served.pinned ? 'fixed' : 'live', measurement);
     ctx.answers.set(key, entry);
   }
-  return answerOf(entry, served.state.row.snapshotId, served.pinned, () => sourcesNow(ctx, served));
+  return answerOf(entry, served.state.row.snapshotId, served.pinned, () => cachesNow(ctx, served));
 }
 
 /** `/sources`: the source_health table with default paging; query parameters are ignored. */

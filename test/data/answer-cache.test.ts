@@ -41,7 +41,8 @@ const stepArb: fc.Arbitrary<Step> = fc.record({
   advance: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5000 }).map((ms) => ms / 1000), fc.constant(61)),
   document: fc.integer({ min: 0, max: DOCUMENTS.length - 1 }),
   raw: fc.record({
-    dataset: fc.constantFrom('money_markets', 'money_market_history'),
+    // source_health and china_economy: several source records, most of them failed (not served).
+    dataset: fc.constantFrom('money_markets', 'money_market_history', 'money_market_history', 'source_health', 'china_economy'),
     entity: fc.constantFrom(undefined, 'usd', 'US', ' eur ', 'zürich', 'nothing'),
     start_date: fc.constantFrom(undefined, '2026-09-21', '2026-09-23'),
     end_date: fc.constantFrom(undefined, '2026-09-24', '2026-09-30'),

@@ -2,8 +2,8 @@
 // mode whose sources are served by a local HTTP server (an atlas of 10 markets × 20 history
 // points, so money_market_history has exactly 200 rows), its clock frozen so the source
 // cache stays warm; or a bare baseline (node:http, or Fastify with one route) answering the
-// same bytes with the same validator. Reports its port over IPC; stops when the parent
-// disconnects.
+// same bytes with the same validator. Reports its port over IPC (and its CPU time when
+// asked); stops when the parent disconnects.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -18,6 +18,12 @@ import { liveConfig, serveJson, startSourceServer } from '../test/data/support.j
 import { portOf, serveUntilDisconnect } from './_child.js';
 
 const role = process.argv[2];
+
+// The parent asks for this process's CPU time around each measurement: CPU per request is
+// steadier than requests/s on a machine other work shares.
+process.on('message', (m) => {
+  if (m === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+});
 
 if (role === 'bare' || role === 'fastify') {
   // The body is too large for an argument: it arrives as the first IPC message.

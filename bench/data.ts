@@ -4,14 +4,18 @@
 // lookups of the current retrieval and snapshot, projection, paging, Python-style encoding,
 // SHA-256 ETag, usage measurement), against a bare node:http server and a bare Fastify
 // route returning the same bytes from memory, all in the same run with the same load.
+// Besides requests/s it reports each server's CPU time per request (user + system, read
+// from the server process around the run): on a shared machine that figure moves much
+// less than requests/s, so its ratios are printed too. The load average is printed first.
 // Usage: npm run bench -- data [--duration 10] [--connections 10]
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 interface CannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   errors: number;
   statusCodeStats?: Record<string, { count: number }>;
@@ -35,14 +39,30 @@ function start(args: string[], body?: Buffer): Promise<{ child: ChildProcess; po
   });
 }
 
-interface Row { rps: number; p50: number; p99: number }
+interface Row { rps: number; p50: number; p99: number; cpuUs: number }
 
-async function measure(url: string, headers: Record<string, string>, duration: number, connections: number, expect: number): Promise<Row> {
+function cpuOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (m: unknown) => {
+      if (typeof m === 'object' && m !== null && 'cpu' in m) {
+        child.off('message', onMessage);
+        const { user, system } = (m as { cpu: NodeJS.CpuUsage }).cpu;
+        resolve(user + system);
+      }
+    };
+    child.on('message', onMessage);
+    child.send('cpu');
+  });
+}
+
+async function measure(child: ChildProcess, url: string, headers: Record<string, string>, duration: number, connections: number, expect: number): Promise<Row> {
+  const before = await cpuOf(child);
   const result = await autocannon({ url, headers, duration, connections, pipelining: 1 });
+  const cpu = (await cpuOf(child)) - before;
   const codes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]));
   const wrong = Object.entries(codes).filter(([code]) => Number(code) !== expect).reduce((n, [, c]) => n + c, 0);
   if (wrong > 0 || result.errors > 0) throw new Error(`unexpected answers from ${url}: ${JSON.stringify(codes)}, errors ${result.errors}`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUs: cpu / Math.max(1, result.requests.total) };
 }
 
 export default async function run(args: string[]): Promise<void> {
@@ -67,23 +87,28 @@ export default async function run(args: string[]): Promise<void> {
     const fastifyUrl = `http://127.0.0.1:${fastify.port}/`;
 
     console.log(`data query benchmark: 200 rows, body ${body.length} bytes, ${connections} connections, ${duration} s per run, autocannon, Node ${process.version}`);
+    console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPU(s)`);
     for (const url of [base, pinnedUrl, bareUrl, fastifyUrl]) await autocannon({ url, duration: 2, connections });
 
     const inm = { 'if-none-match': etag };
     const rows: [string, Row][] = [
-      ['evidence-desk query 200 (current)', await measure(base, {}, duration, connections, 200)],
-      ['evidence-desk query 200 (snapshot=)', await measure(pinnedUrl, {}, duration, connections, 200)],
-      ['bare node:http 200', await measure(bareUrl, {}, duration, connections, 200)],
-      ['bare fastify 200', await measure(fastifyUrl, {}, duration, connections, 200)],
-      ['evidence-desk query 304 (snapshot=)', await measure(pinnedUrl, inm, duration, connections, 304)],
-      ['bare node:http 304', await measure(bareUrl, inm, duration, connections, 304)],
-      ['bare fastify 304', await measure(fastifyUrl, inm, duration, connections, 304)],
+      ['evidence-desk query 200 (current)', await measure(service.child, base, {}, duration, connections, 200)],
+      ['evidence-desk query 200 (snapshot=)', await measure(service.child, pinnedUrl, {}, duration, connections, 200)],
+      ['bare node:http 200', await measure(bare.child, bareUrl, {}, duration, connections, 200)],
+      ['bare fastify 200', await measure(fastify.child, fastifyUrl, {}, duration, connections, 200)],
+      ['evidence-desk query 304 (snapshot=)', await measure(service.child, pinnedUrl, inm, duration, connections, 304)],
+      ['bare node:http 304', await measure(bare.child, bareUrl, inm, duration, connections, 304)],
+      ['bare fastify 304', await measure(fastify.child, fastifyUrl, inm, duration, connections, 304)],
     ];
-    for (const [name, r] of rows) console.log(`${name.padEnd(38)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms`);
+    for (const [name, r] of rows) {
+      console.log(`${name.padEnd(38)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   server CPU ${r.cpuUs.toFixed(0).padStart(5)} µs/request`);
+    }
     const by = Object.fromEntries(rows);
     const ratio = (a: string, b: string) => (by[a].rps / by[b].rps).toFixed(3);
+    const cpuRatio = (a: string, b: string) => (by[b].cpuUs / by[a].cpuUs).toFixed(3);
     console.log(`ratio to bare node:http: 200 current ${ratio('evidence-desk query 200 (current)', 'bare node:http 200')}   200 pinned ${ratio('evidence-desk query 200 (snapshot=)', 'bare node:http 200')}   304 ${ratio('evidence-desk query 304 (snapshot=)', 'bare node:http 304')}   (goal ≥ 0.3 for 200, ≥ 0.5 for 304)`);
     console.log(`ratio to bare fastify:   200 current ${ratio('evidence-desk query 200 (current)', 'bare fastify 200')}   200 pinned ${ratio('evidence-desk query 200 (snapshot=)', 'bare fastify 200')}   304 ${ratio('evidence-desk query 304 (snapshot=)', 'bare fastify 304')}`);
+    console.log(`CPU/request ratio, bare node:http ÷ evidence-desk: 200 current ${cpuRatio('evidence-desk query 200 (current)', 'bare node:http 200')}   200 pinned ${cpuRatio('evidence-desk query 200 (snapshot=)', 'bare node:http 200')}   304 ${cpuRatio('evidence-desk query 304 (snapshot=)', 'bare node:http 304')}`);
   } finally {
     for (const child of children) child.disconnect?.();
   }

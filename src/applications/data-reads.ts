@@ -10,9 +10,13 @@
 // - `recorded`: a keyed read with a response digest new for this application today.
 //
 // Keyed reads are recorded in one serialized section, so the de-duplication and the daily
-// cap hold across instances on one store.
+// cap hold across instances on one store. Anonymous reads (and anonymous 304s) only add to
+// the daily aggregates, so they are summed in memory and written about once a second with
+// group B's anonymous counts (anonymous-counts.ts): a crash loses at most that window of
+// anonymous counts, never a keyed record; `unavailable` while those writes fail.
 import { sql } from 'kysely';
 import type { Instant } from '../core/time.js';
+import { countAnonymous } from './anonymous-counts.js';
 import type { ApplicationContext } from './context.js';
 import type { Caller } from './credential.js';
 import { utcDate } from './days.js';
@@ -54,7 +58,10 @@ export function hasDataExclusionHeader(headers: HeaderBag): boolean {
 
 const lastPurge = new WeakMap<object, string>();
 
-export async function recordDataRead(ctx: ApplicationContext, event: DataReadEvent): Promise<DataReadOutcome> {
+export type DataReadResult = DataReadOutcome | 'unavailable';
+
+/** Records one read; `unavailable` only when the buffered anonymous counts cannot be written (a failed keyed write rejects). */
+export async function recordDataRead(ctx: ApplicationContext, event: DataReadEvent): Promise<DataReadResult> {
   if (!event.eligible && !event.notModified) return 'not_eligible';
   const today = utcDate(event.at ?? ctx.clock());
   const trafficClass = measuredClass(event.caller, event.excluded);
@@ -77,8 +84,7 @@ export async function recordDataRead(ctx: ApplicationContext, event: DataReadEve
 
   const caller = event.caller;
   if (caller.kind === 'anonymous') {
-    await bump(ctx.storage.db);
-    return 'aggregate_or_duplicate';
+    return countAnonymous(ctx.storage, today, trafficClass, outcome) ? 'aggregate_or_duplicate' : 'unavailable';
   }
   return ctx.storage.serialized(DATA_READS_LOCK, async (trx) => {
     await bump(trx);

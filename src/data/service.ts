@@ -2,7 +2,8 @@
 // (built once per app from its deps) and the raw query, validates before touching the
 // network or the store, and returns a plain body the route encodes with encodeDataBody.
 //
-//   queryDataset(ctx, query)   → QueryResult     (/api/v1/query)
+//   queryDataset(ctx, query)   → QueryResult     (/api/v1/query; MCP, agent routes)
+//   answerQuery(ctx, params)   → QueryAnswer     (/api/v1/query over HTTP: the same answer's bytes and ETag, kept per process)
 //   listSources(ctx)           → QueryResult     (/api/v1/sources = source_health, defaults)
 //   listDatasets(ctx)          → DatasetEntry[]  (/api/v1/datasets; never fetches)
 //   listSnapshots(ctx, query)  → SnapshotList    (/api/v1/snapshots)
@@ -13,21 +14,24 @@ import { cloneJson } from '../core/json.js';
 import type { Config } from '../core/config.js';
 import { formatInstantZ, type Instant } from '../core/time.js';
 import type { Storage } from '../storage/storage.js';
+import { AnswerCache, answerKey, answerOf, csvEntry, jsonEntry, type QueryAnswer } from './answer-cache.js';
 import { SourceCache } from './cache.js';
 import {
   ABSENCE_POLICY, CARRIER_VERIFICATION, DEFAULT_LIMIT, EVIDENCE_STATUS, MAXIMUM_LIMIT, SNAPSHOTS_SCHEMA, STATUS_SEMANTICS, TABLE_SCHEMA,
 } from './constants.js';
 import { DATASETS, datasetSpec } from './datasets.js';
+import { rowsCsv } from './csv.js';
 import { DocumentCache } from './documents.js';
 import { DataErrors, problem, QueryValidationError } from './errors.js';
 import { platformSourceFetch, sourcePolicy, type SourceFetch } from './fetch-source.js';
 import { SOURCE_FETCH_LIMITER, type Limiter } from './limiter.js';
+import { evidenceDigest, measurementEligible } from './measurement.js';
 import { pageOf } from './query.js';
-import { cacheInfo, sourceRecord } from './records.js';
+import { cacheInfo, sourceRecord, type CacheInfo } from './records.js';
 import { buildRegistry, fixedFacts, type SourceRegistry } from './registry.js';
 import { prefixedSha } from './retrieval.js';
 import { createSampleFetch } from './samples.js';
-import { rowColumns, type DatasetEntry, type QueryResult, type Release, type SnapshotList } from './schemas.js';
+import { rowColumns, type DatasetEntry, type QueryResult, type Release, type SnapshotList, type SourceRecord } from './schemas.js';
 import { Snapshots, type ServedSnapshot } from './snapshots.js';
 import { findRetrievals, newestSnapshot, pageSnapshots, snapshotAtOrBefore, snapshotLinks } from './store.js';
 import { sweepDataStore, type SweepReport } from './sweep.js';
@@ -36,7 +40,7 @@ import { validateQuery, validateSnapshotList, type QueryParams, type RawQuery } 
 import { releaseIdentity } from './release.js';
 
 export { releaseIdentity };
-export type { DatasetEntry, QueryResult, Release, SnapshotList };
+export type { DatasetEntry, QueryAnswer, QueryResult, Release, SnapshotList };
 
 export type DataConfig = Pick<Config,
   'mode' | 'sourceUrls' | 'sourceCacheTtl' | 'sourceErrorTtl' | 'snapshotRetentionDays' | 'snapshotPinHours' | 'releaseCommit'>;
@@ -59,6 +63,8 @@ export interface DataContext {
   readonly registry: SourceRegistry;
   readonly cache: SourceCache;
   readonly snapshots: Snapshots;
+  /** Encoded query answers by snapshot and parameters (answer-cache.ts). */
+  readonly answers: AnswerCache;
 }
 
 export function createDataContext(deps: DataDeps): DataContext {
@@ -77,7 +83,7 @@ export function createDataContext(deps: DataDeps): DataContext {
     pollMs: deps.pollMs,
   });
   const snapshots = new Snapshots({ storage: deps.storage, registry, cache, documents, clock: deps.clock, mode: deps.config.mode });
-  return { storage: deps.storage, config: deps.config, clock: deps.clock, registry, cache, snapshots };
+  return { storage: deps.storage, config: deps.config, clock: deps.clock, registry, cache, snapshots, answers: new AnswerCache() };
 }
 
 async function choose(ctx: DataContext, params: QueryParams): Promise<ServedSnapshot> {
@@ -102,16 +108,19 @@ export async function queryDataset(ctx: DataContext, raw: RawQuery): Promise<Que
 
 export async function queryValidated(ctx: DataContext, params: QueryParams): Promise<QueryResult> {
   const served = await choose(ctx, params);
+  const head = answerHead(ctx, served, params);
+  return { ...head, sources: sourcesNow(ctx, served), ...answerTail(ctx, served) };
+}
+
+/** The members of a query answer before `sources`: fixed for one snapshot and one set of paging/filter parameters. */
+export type AnswerHead = Omit<QueryResult, 'sources' | 'snapshot_id' | 'snapshot_retrieved_at' | 'sample'>;
+/** The members after `sources`: fixed for one snapshot. */
+export type AnswerTail = Pick<QueryResult, 'snapshot_id' | 'snapshot_retrieved_at' | 'sample'>;
+
+function answerHead(ctx: DataContext, served: ServedSnapshot, params: QueryParams): AnswerHead {
   const { state } = served;
-  const nowUs = Number(ctx.clock());
   const page = pageOf(state.indexed, params);
-  // A chosen snapshot reports each copy's age when the snapshot was formed, so answering it
-  // again gives the same bytes (and ETag); the current snapshot reports the age now.
-  const ageAt = served.pinned ? state.row.createdAtUs : nowUs;
-  const sources = state.sources.map((s, i) => cloneJson(sourceRecord(
-    s.key, s.retrieval, s.reported, cacheInfo(s.retrieval, ageAt, served.hits[i], ctx.cache.ttlSeconds(s.retrieval)),
-  )));
-  const result: QueryResult = {
+  return {
     schema: TABLE_SCHEMA,
     dataset: params.dataset,
     description: datasetSpec(params.dataset).description,
@@ -127,12 +136,58 @@ export async function queryValidated(ctx: DataContext, params: QueryParams): Pro
     carrier_verification: CARRIER_VERIFICATION,
     absence_policy: ABSENCE_POLICY,
     diagnostics: page.diagnostics,
-    sources,
-    snapshot_id: state.row.snapshotId,
-    snapshot_retrieved_at: formatInstantZ(BigInt(state.row.retrievedAtUs)),
   };
-  if (ctx.config.mode === 'sample') result.sample = true;
-  return result;
+}
+
+/**
+ * How old each source copy of an answer is. A chosen snapshot reports each copy's age
+ * when the snapshot was formed, so answering it again gives the same bytes (and ETag);
+ * the current snapshot reports the age now (and whether this call waited for a fetch).
+ */
+function cachesNow(ctx: DataContext, served: ServedSnapshot): CacheInfo[] {
+  const { state } = served;
+  const ageAt = served.pinned ? state.row.createdAtUs : Number(ctx.clock());
+  return state.sources.map((s, i) => cacheInfo(s.retrieval, ageAt, served.hits[i], ctx.cache.ttlSeconds(s.retrieval)));
+}
+
+/** The source records of an answer. */
+function sourcesNow(ctx: DataContext, served: ServedSnapshot): SourceRecord[] {
+  const caches = cachesNow(ctx, served);
+  return served.state.sources.map((s, i) => cloneJson(sourceRecord(s.key, s.retrieval, s.reported, caches[i])));
+}
+
+function answerTail(ctx: DataContext, served: ServedSnapshot): AnswerTail {
+  const { row } = served.state;
+  const tail: AnswerTail = { snapshot_id: row.snapshotId, snapshot_retrieved_at: formatInstantZ(BigInt(row.retrievedAtUs)) };
+  if (ctx.config.mode === 'sample') tail.sample = true;
+  return tail;
+}
+
+/**
+ * The `/api/v1/query` representation (JSON or CSV bytes and strong ETag) without building
+ * the answer again when this process already encoded it: the same bytes
+ * `encodeDataBody(await queryValidated(ctx, params))` (or `rowsCsv` of its rows) would give.
+ * The snapshot is chosen exactly as queryValidated chooses it (freshness cache, store
+ * lookup of a pinned id) on every call; only what is fixed for that snapshot and those
+ * parameters is reused (see answer-cache.ts).
+ */
+export async function answerQuery(ctx: DataContext, params: QueryParams): Promise<QueryAnswer> {
+  const served = await choose(ctx, params);
+  const format = params.format ?? 'json';
+  const key = answerKey(served.state.row.snapshotId, format, served.pinned, params);
+  let entry = ctx.answers.get(key);
+  if (!entry) {
+    const head = answerHead(ctx, served, params);
+    const tail = answerTail(ctx, served);
+    const sources = sourcesNow(ctx, served);
+    const full: QueryResult = { ...head, sources, ...tail };
+    const measurement = { eligible: measurementEligible(full), digest: evidenceDigest(full) };
+    entry = format === 'csv'
+      ? csvEntry(rowsCsv(head.results), measurement)
+      : jsonEntry(head, tail, sources, served.pinned ? 'fixed' : 'live', measurement);
+    ctx.answers.set(key, entry);
+  }
+  return answerOf(entry, served.state.row.snapshotId, served.pinned, () => cachesNow(ctx, served));
 }
 
 /** `/sources`: the source_health table with default paging; query parameters are ignored. */

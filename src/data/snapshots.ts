@@ -39,6 +39,15 @@ export interface ServedSnapshot {
   pinned: boolean;
 }
 
+/**
+ * The sweep (sweep.ts) removes a snapshot only once it is older than the pin window, and
+ * no configuration allows a pin window under PIN_FLOOR_HOURS (config.ts refuses it), so a
+ * snapshot whose stored creation clock is younger than that is still stored. An hour is
+ * taken off for instances whose clocks run ahead of this one's.
+ */
+export const PIN_FLOOR_HOURS = 24;
+export const SWEEP_PROOF_US = (PIN_FLOOR_HOURS - 1) * 3_600_000_000;
+
 export function snapshotIdOf(mode: string, dataset: string, retrievalIds: readonly string[]): string {
   return sha256Hex(['evidence-desk.data-snapshot.v1', mode, dataset, ...retrievalIds].join('\n')).slice(0, 32);
 }
@@ -84,10 +93,17 @@ export class Snapshots {
 
   /**
    * A stored snapshot by id; 422 when the store holds no such snapshot of this dataset.
-   * The store is asked every time (one key lookup), so a snapshot the retention sweep
-   * removed is gone for every instance at once, even one that still has its rows.
+   * The store is asked (one key lookup) unless this process holds the snapshot and it is
+   * younger than SWEEP_PROOF_US: no sweep can have removed it yet (see below), so its
+   * rows are the answer on every instance. Past that age the store is asked every time,
+   * so a snapshot the retention sweep removed is gone for every instance at once, even one
+   * that still has its rows.
    */
   async byId(dataset: DatasetId, id: string): Promise<ServedSnapshot> {
+    const held = this.states.get(id);
+    if (held && held.dataset === dataset && held.row.mode === this.deps.mode && Number(this.deps.clock()) - held.row.createdAtUs < SWEEP_PROOF_US) {
+      return { state: held, hits: held.sources.map(() => true), pinned: true };
+    }
     const row = await findSnapshot(this.deps.storage.db, id);
     if (!row || row.mode !== this.deps.mode || row.dataset !== dataset) throw notStored(id);
     const state = await this.once(id, () => this.readBack(dataset, row));

@@ -1,9 +1,11 @@
 // Snapshots in the store: pinning, vintages, the listing and the retention sweep.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/core/config.js';
 import { sha256Hex } from '../../src/core/hash.js';
 import { encodeDataBody } from '../../src/data/encode.js';
 import { QueryValidationError } from '../../src/data/errors.js';
 import { listDatasets, listSnapshots, queryDataset, sweep, type DataContext, type QueryResult } from '../../src/data/service.js';
+import { PIN_FLOOR_HOURS, SWEEP_PROOF_US } from '../../src/data/snapshots.js';
 import { storeBlob } from '../../src/funding/archive.js';
 import type { Storage } from '../../src/storage/storage.js';
 import { backends } from '../helpers/storage.js';
@@ -93,6 +95,22 @@ for (const backend of backends) {
       const pinned = await queryDataset(other, { dataset: 'money_markets', snapshot: first.snapshot_id });
       expect(pinned.results).toEqual(first.results);
       expect(server.requests).toHaveLength(1);
+    });
+
+    it('answers a held snapshot by id without the store only while no sweep can have removed it', async () => {
+      // No configuration allows a pin window under PIN_FLOOR_HOURS, so a younger snapshot is still stored.
+      expect(() => loadConfig({ EVIDENCE_SNAPSHOT_PIN_HOURS: String(PIN_FLOOR_HOURS - 1) })).toThrow(ConfigError);
+      const first = await stateWith(null);
+      const gone = async () => {
+        await storage.db.deleteFrom('data_snapshot_sources').where('snapshot_id', '=', first.snapshot_id).execute();
+        await storage.db.deleteFrom('data_snapshots').where('snapshot_id', '=', first.snapshot_id).execute();
+      };
+      clock.advance(SWEEP_PROOF_US / 1e6 - 1);
+      await gone();
+      // Removed behind the sweep's back (no sweep could yet): this process still holds it.
+      expect((await queryDataset(ctx, { dataset: 'money_markets', snapshot: first.snapshot_id })).snapshot_id).toBe(first.snapshot_id);
+      clock.advance(1);
+      expect(await refusal(queryDataset(ctx, { dataset: 'money_markets', snapshot: first.snapshot_id }))).toMatchObject({ code: 'snapshot_not_stored' });
     });
 
     it('refuses a snapshot id it does not hold, or one of another dataset, with the one 422 body', async () => {

@@ -1,7 +1,10 @@
 // Usage measurement of data queries over HTTP (upstream §2.2, items 31–35): the read never
-// depends on it; X-Financial-Evidence-Measurement says what was counted.
+// depends on it; X-Financial-Evidence-Measurement says what was counted. Anonymous counts
+// are buffered in memory (applications/anonymous-counts.ts), so the aggregates are read
+// after a flush; keyed records are written at once.
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { flushAnonymousCounts } from '../../src/applications/anonymous-counts.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { enrolled } from '../applications/support.js';
 import { liveConfig, serveJson, startSourceServer, testClock, type SourceServer } from '../data/support.js';
@@ -25,7 +28,11 @@ afterEach(async () => {
 
 const read = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const aggregates = () => t.storage.db.selectFrom('aggregates').selectAll().where('outcome', 'in', ['data_query', 'data_query_not_modified']).execute();
+const stored = () => t.storage.db.selectFrom('aggregates').selectAll().where('outcome', 'in', ['data_query', 'data_query_not_modified']).execute();
+const aggregates = async () => {
+  await flushAnonymousCounts(t.storage);
+  return stored();
+};
 
 describe('X-Financial-Evidence-Measurement', () => {
   it('counts an anonymous read in the aggregates only and creates no installation (item 31)', async () => {
@@ -66,6 +73,30 @@ describe('X-Financial-Evidence-Measurement', () => {
   it('treats a developer label as ordinary traffic', async () => {
     await read(QUERY, { 'x-liquilens-traffic-class': 'developer' });
     expect((await aggregates()).map((a) => a.traffic_class)).toEqual(['anonymous']);
+  });
+
+  it('writes anonymous counts in one batch: none per read, all of them on flush or close', async () => {
+    const first = await read(QUERY);
+    const id = first.json<{ snapshot_id: string }>().snapshot_id;
+    const pinned = `${QUERY}&snapshot=${id}`;
+    const tag = String((await read(pinned)).headers.etag);
+    for (let i = 0; i < 3; i++) expect((await read(pinned, { 'if-none-match': tag })).headers[HEADER]).toBe('aggregate_or_duplicate');
+    expect(await stored()).toEqual([]);
+    await t.app.close();
+    const outcomes = (await stored()).map((a) => `${a.traffic_class}:${a.outcome}:${a.count}`).sort();
+    expect(outcomes).toEqual(['anonymous:data_query:2', 'anonymous:data_query_not_modified:3']);
+  });
+
+  it('says unavailable to anonymous reads while the batched counts cannot be written, and keeps them', async () => {
+    expect((await read(QUERY)).headers[HEADER]).toBe('aggregate_or_duplicate');
+    await sql`alter table aggregates rename to aggregates_away`.execute(t.storage.db);
+    await expect(flushAnonymousCounts(t.storage)).rejects.toThrow();
+    const during = await read(QUERY);
+    expect(during.statusCode).toBe(200);
+    expect(during.headers[HEADER]).toBe('unavailable');
+    await sql`alter table aggregates_away rename to aggregates`.execute(t.storage.db);
+    expect(await aggregates()).toEqual([{ day: '2026-09-25', traffic_class: 'anonymous', outcome: 'data_query', count: 2 }]);
+    expect((await read(QUERY)).headers[HEADER]).toBe('aggregate_or_duplicate');
   });
 
   it('serves the read with unavailable when the measurement store fails (item 33)', async () => {

@@ -2,24 +2,24 @@
 // snapshot listing. Handlers are thin: the domain (src/data/service.ts) validates before it
 // fetches or reads anything and returns a plain body; the plugin encodes it with Python
 // number formatting, tags it with a strong ETag (SHA-256 of the exact bytes) and answers
-// If-None-Match with 304. Every invalid query parameter answers with the group's one 422
+// If-None-Match with 304. `/query` gets its bytes and tag from answerQuery, which keeps
+// encoded answers per snapshot, so a 304 is decided on the tag without building the body. Every invalid query parameter answers with the group's one 422
 // body; every other failure keeps the evidence error shape.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../../core/errors.js';
 import { recordDataRead, hasDataExclusionHeader } from '../../applications/data-reads.js';
 import { resolveCaller } from '../../applications/credential.js';
 import { sha256Hex } from '../../core/hash.js';
-import { rowsCsv } from '../../data/csv.js';
+import type { AnswerMeasurement } from '../../data/answer-cache.js';
 import { encodeDataBody } from '../../data/encode.js';
-import { evidenceDigest, measurementEligible } from '../../data/measurement.js';
 import { openbbApps, openbbWidgets } from '../../data/openbb.js';
-import type { QueryResult } from '../../data/schemas.js';
 import { QueryValidationError } from '../../data/errors.js';
-import { listDatasets, listSnapshots, listSources, queryValidated, release } from '../../data/service.js';
+import { answerQuery, listDatasets, listSnapshots, listSources, release } from '../../data/service.js';
 import { validateQuery } from '../../data/validate.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import { dataContextFor } from '../data-context.js';
 import { sendError } from '../errors.js';
+import { flushUsageOnClose } from '../usage.js';
 import type { AppDeps } from '../deps.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { DATA_ROUTES, DataDatasets, DataQuery, DataRelease, DataSnapshots, DataSources, OpenBBApps, OpenBBWidgets } from '../routes/data.js';
@@ -42,7 +42,10 @@ const REVALIDATE = 'no-cache';
 const NO_STORE = 'no-store';
 
 interface Representation {
-  bytes: Buffer;
+  /** The body, or a function giving it (asked only for a 200). */
+  bytes: Buffer | (() => Buffer);
+  /** The strong tag of those bytes when already known. */
+  etag?: string;
   type: string;
   cacheControl: string;
   snapshotId?: string;
@@ -53,7 +56,7 @@ interface Representation {
 
 /** Sends the bytes with their strong ETag, or 304 when If-None-Match names it. */
 async function sendTagged(request: FastifyRequest, reply: FastifyReply, rep: Representation): Promise<FastifyReply> {
-  const etag = `"${sha256Hex(rep.bytes)}"`;
+  const etag = rep.etag ?? `"${sha256Hex(typeof rep.bytes === 'function' ? rep.bytes() : rep.bytes)}"`;
   const notModified = ifNoneMatchMatches(request.headers['if-none-match'], etag);
   reply.header('etag', etag);
   reply.header('cache-control', rep.cacheControl);
@@ -63,7 +66,7 @@ async function sendTagged(request: FastifyRequest, reply: FastifyReply, rep: Rep
   if (rep.measure) reply.header(MEASUREMENT_HEADER, await rep.measure(notModified));
   reply.type(rep.type);
   if (notModified) return reply.code(304).send();
-  return reply.code(200).send(rep.bytes);
+  return reply.code(200).send(typeof rep.bytes === 'function' ? rep.bytes() : rep.bytes);
 }
 
 export const MEASUREMENT_HEADER = 'x-financial-evidence-measurement';
@@ -73,7 +76,7 @@ export const MEASUREMENT_HEADER = 'x-financial-evidence-measurement';
  * that is not usable only says `invalid_measurement_key`, a store that cannot record says
  * `unavailable`.
  */
-async function measureQuery(deps: AppDeps, request: FastifyRequest, result: QueryResult, notModified: boolean): Promise<string> {
+async function measureQuery(deps: AppDeps, request: FastifyRequest, answer: AnswerMeasurement, notModified: boolean): Promise<string> {
   if (request.method === 'HEAD') return 'not_eligible';
   const app = { storage: deps.storage, clock: deps.clock };
   let caller;
@@ -88,9 +91,9 @@ async function measureQuery(deps: AppDeps, request: FastifyRequest, result: Quer
     return await recordDataRead(app, {
       caller,
       excluded: hasDataExclusionHeader(request.headers),
-      eligible: measurementEligible(result),
+      eligible: answer.eligible,
       notModified,
-      digest: evidenceDigest(result),
+      digest: answer.digest,
     });
   } catch (error) {
     request.log.warn({ err: error }, 'usage measurement failed; the read is served without it');
@@ -116,9 +119,12 @@ export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, op
 
   // CORS for this group's routes only, for the origins group B allows (OpenBB Workspace among them).
   const preflight = useCors(app, CORS);
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // Anonymous query counts are buffered (applications/anonymous-counts.ts): write them on close.
+  flushUsageOnClose(app, deps);
+  // Callback form: an async hook costs every answer a promise and a microtask turn.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 
 
@@ -135,22 +141,19 @@ export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, op
 
   serveRoute(app, options, DataQuery, async (request, reply) => {
     const params = validateQuery(request.query);
-    const result = await queryValidated(ctx, params);
+    const answer = await answerQuery(ctx, params);
     // An answer from a chosen snapshot never changes, so caches may keep it and revalidate.
-    const pinned = params.snapshot !== null || params.asRetrievedAt !== null;
-    const cacheControl = pinned ? REVALIDATE : NO_STORE;
-    const measure = (notModified: boolean) => measureQuery(deps, request, result, notModified);
+    const cacheControl = answer.pinned ? REVALIDATE : NO_STORE;
+    const measure = (notModified: boolean) => measureQuery(deps, request, answer.measurement, notModified);
+    const tagged = { bytes: answer.bytes, etag: answer.etag, cacheControl, snapshotId: answer.snapshotId, measure };
     if (params.format === 'csv') {
       return sendTagged(request, reply, {
-        bytes: rowsCsv(result.results),
+        ...tagged,
         type: 'text/csv; charset=utf-8',
-        cacheControl,
-        snapshotId: result.snapshot_id,
-        headers: { 'content-disposition': `attachment; filename="${result.dataset}.csv"` },
-        measure,
+        headers: { 'content-disposition': `attachment; filename="${params.dataset}.csv"` },
       });
     }
-    return sendTagged(request, reply, { bytes: encodeDataBody(result), type: JSON_TYPE, cacheControl, snapshotId: result.snapshot_id, measure });
+    return sendTagged(request, reply, { ...tagged, type: JSON_TYPE });
   });
 
   serveRoute(app, options, DataSnapshots, async (request, reply) =>

@@ -1,0 +1,197 @@
+// Encoded `/api/v1/query` answers kept per process, so a repeated query costs a lookup,
+// not a projection, a page copy and a Python-style encoding of every row.
+//
+// Why this is exact: a snapshot id names its retrievals (snapshots.ts), so everything an
+// answer says about the rows of one snapshot for one set of filter/paging parameters is
+// fixed for as long as the snapshot exists. The one part that is not fixed is the `cache`
+// member of each source record of an unpinned answer (each copy's age now, and whether
+// this call waited for a fetch) — the last member of a record. So such an answer is kept
+// as the bytes around those members; per answer only the `cache` objects are encoded,
+// and the ETag finishes a SHA-256 state taken after the head. A pinned answer reports the
+// ages when its snapshot was formed, so it is kept whole with its tag.
+//
+// What keeps it honest is the caller (service.ts answerQuery): the snapshot is chosen on
+// every request exactly as without the cache — the store-backed freshness cache for the
+// current snapshot, one store lookup for a pinned id (so a swept snapshot is a 422 before
+// the cache is consulted) — and only then is the answer looked up by that snapshot's id.
+// Memory is bounded by bytes (least recently used answers go first).
+import { createHash, type Hash } from 'node:crypto';
+import { encodeDataBody } from './encode.js';
+import { WeightedLru } from './lru.js';
+
+/** Bytes of encoded answers one process keeps. */
+export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** What the usage measurement needs of an answer (measurement.ts), computed once per answer. */
+export interface AnswerMeasurement {
+  eligible: boolean;
+  digest: string;
+}
+
+interface Tagged {
+  bytes: Buffer;
+  etag: string;
+}
+
+interface FixedEntry {
+  kind: 'fixed';
+  tagged: Tagged;
+  measurement: AnswerMeasurement;
+}
+
+interface LiveEntry {
+  kind: 'live';
+  /** `{` … `,"sources":[` and the first source record up to `"cache":` */
+  head: Buffer;
+  /** SHA-256 over `head`, copied for each answer. */
+  headHash: Hash;
+  /** Per later source record: `},` and that record up to `"cache":`. */
+  joints: readonly Buffer[];
+  /** Source records in the answer. */
+  count: number;
+  /** `}]` (or `]` without sources), `,"snapshot_id":` … `}` */
+  tail: Buffer;
+  measurement: AnswerMeasurement;
+  /** The last answer made from this entry, reused while its `cache` bytes repeat. */
+  last?: { caches: Buffer; etag: string; bytes?: Buffer };
+}
+
+export type AnswerEntry = FixedEntry | LiveEntry;
+
+/** One representation of a query answer: its tag, and its bytes when a 200 needs them. */
+export interface QueryAnswer {
+  snapshotId: string;
+  pinned: boolean;
+  etag: string;
+  bytes(): Buffer;
+  measurement: AnswerMeasurement;
+}
+
+export interface AnswerKeyParams {
+  entity: string;
+  startDate: string;
+  endDate: string;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * The cache key: everything that decides an answer's bytes besides the clock. The entity
+ * text is kept as sent (not folded), so two spellings are two entries but never one wrong one.
+ * A CSV body has no source records, so pinned and unpinned CSV answers are one entry.
+ */
+export function answerKey(snapshotId: string, format: 'json' | 'csv', pinned: boolean, p: AnswerKeyParams): string {
+  return JSON.stringify([snapshotId, format, format === 'csv' ? false : pinned, p.entity, p.startDate, p.endDate, p.limit, p.offset]);
+}
+
+function tagOf(bytes: Buffer): string {
+  return `"${createHash('sha256').update(bytes).digest('hex')}"`;
+}
+
+const OPEN = Buffer.from('{');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from('}');
+const SOURCES = Buffer.from(',"sources":');
+const LIST_OPEN = Buffer.from('[');
+const LIST_CLOSE = Buffer.from(']');
+const CACHE_FIRST = Buffer.from('"cache":');
+const CACHE_AFTER = Buffer.from(',"cache":');
+const RECORD_JOINT = Buffer.from('},');
+const RECORDS_CLOSE = Buffer.from('}]');
+
+/** `"a":1,"b":2` of the encoded `{"a":1,"b":2}`: an object's members, to splice into another. */
+function members(value: object): Buffer {
+  const bytes = encodeDataBody(value);
+  return bytes.subarray(1, bytes.length - 1);
+}
+
+/** A CSV answer: fixed bytes. */
+export function csvEntry(bytes: Buffer, measurement: AnswerMeasurement): AnswerEntry {
+  return { kind: 'fixed', tagged: { bytes, etag: tagOf(bytes) }, measurement };
+}
+
+/**
+ * A JSON answer from the members before `sources` (`head`), its source records and the
+ * members after them (`tail`); `head` and `tail` are non-empty. A `fixed` answer is kept
+ * whole; a `live` one around each record's `cache` member (see answerOf).
+ */
+export function jsonEntry(head: object, tail: object, sources: readonly object[], kind: 'fixed' | 'live', measurement: AnswerMeasurement): AnswerEntry {
+  const headBytes = Buffer.concat([OPEN, members(head), SOURCES]);
+  const tailBytes = Buffer.concat([COMMA, members(tail), CLOSE]);
+  if (kind === 'fixed' || !sources.every((r) => Object.keys(r).at(-1) === 'cache')) {
+    // A record whose ages cannot be cut out is encoded whole, and only kept for a fixed answer.
+    const bytes = Buffer.concat([headBytes, encodeDataBody(sources), tailBytes]);
+    if (kind === 'fixed') return { kind: 'fixed', tagged: { bytes, etag: tagOf(bytes) }, measurement };
+    throw new Error('a source record must end with its cache member');
+  }
+  // `{…,"cache":` of each record: its members without `cache`, then the key.
+  const opens = sources.map((record) => {
+    const rest: Record<string, unknown> = { ...record };
+    delete rest.cache;
+    const inner = members(rest);
+    return Buffer.concat([OPEN, inner, inner.length > 0 ? CACHE_AFTER : CACHE_FIRST]);
+  });
+  const first = opens.length > 0 ? [opens[0]] : [];
+  const all = Buffer.concat([headBytes, LIST_OPEN, ...first]);
+  return {
+    kind: 'live',
+    head: all,
+    headHash: createHash('sha256').update(all),
+    joints: opens.slice(1).map((open) => Buffer.concat([RECORD_JOINT, open])),
+    count: opens.length,
+    tail: Buffer.concat([opens.length > 0 ? RECORDS_CLOSE : LIST_CLOSE, tailBytes]),
+    measurement,
+  };
+}
+
+/** The representation of one answer from its entry; `caches` gives each source's `cache` member now (live entries only). */
+export function answerOf(entry: AnswerEntry, snapshotId: string, pinned: boolean, caches: () => readonly object[]): QueryAnswer {
+  const { measurement } = entry;
+  if (entry.kind === 'fixed') {
+    const { tagged } = entry;
+    return { snapshotId, pinned, etag: tagged.etag, bytes: () => tagged.bytes, measurement };
+  }
+  const now = caches();
+  if (now.length !== entry.count) throw new Error('source count changed within one snapshot');
+  // Each `cache` object, then the joint to the next record: the middle of the body.
+  const parts: Buffer[] = [];
+  for (let i = 0; i < now.length; i++) {
+    parts.push(encodeDataBody(now[i]));
+    if (i < entry.joints.length) parts.push(entry.joints[i]);
+  }
+  const middle = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+  let last = entry.last;
+  if (!last || !last.caches.equals(middle)) {
+    const etag = `"${entry.headHash.copy().update(middle).update(entry.tail).digest('hex')}"`;
+    entry.last = last = { caches: middle, etag };
+  }
+  const made = last;
+  return {
+    snapshotId,
+    pinned,
+    etag: made.etag,
+    bytes: () => (made.bytes ??= Buffer.concat([entry.head, made.caches, entry.tail])),
+    measurement,
+  };
+}
+
+function weightOf(entry: AnswerEntry): number {
+  // A live entry may also hold its last whole body.
+  return entry.kind === 'fixed' ? entry.tagged.bytes.length : 2 * (entry.head.length + entry.tail.length + entry.joints.reduce((n, j) => n + j.length, 0));
+}
+
+export class AnswerCache {
+  private readonly lru: WeightedLru<string, AnswerEntry>;
+
+  constructor(budgetBytes = ANSWER_CACHE_BYTES) {
+    this.lru = new WeightedLru(budgetBytes, weightOf);
+  }
+
+  get(key: string): AnswerEntry | undefined {
+    return this.lru.get(key);
+  }
+
+  set(key: string, entry: AnswerEntry): void {
+    this.lru.set(key, entry);
+  }
+}

@@ -10,6 +10,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { transferListOf } from './transfer.js';
 
 export class PoolFullError extends Error {
   constructor() {
@@ -67,7 +68,7 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
     slot.task = task;
     // A busy worker keeps the process alive; an idle one does not.
     slot.worker.ref();
-    slot.worker.postMessage(task.input);
+    slot.worker.postMessage(task.input, transferListOf(task.input));
   };
 
   const spawn = (): Slot<In, Out> => {

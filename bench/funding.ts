@@ -9,8 +9,9 @@
 //
 // `--mixed` adds issue 13's mixed load: funding reads at 16 connections while 4 clients
 // post the maximum spectral request (32×2048) to the analysis worker pool; the funding
-// p50/p99 is the figure (goal p99 ≤ 20 ms).
-// Usage: npm run bench -- funding [--duration 10] [--connections 32] [--mixed] [--only-mixed]
+// p50/p99 is the figure (goal p99 ≤ 20 ms). The posting clients run in a process of their
+// own (`--posters-in-process` puts them beside autocannon, as bench/load.ts does).
+// Usage: npm run bench -- funding [--duration 10] [--connections 32] [--mixed] [--only-mixed] [--posters-in-process]
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -73,8 +74,25 @@ async function measure(target: Child, url: string, headers: Record<string, strin
 
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
-/** Funding reads at `connections` while `clients` post the maximum spectral request in a loop. */
-async function mixed(service: Child, latestUrl: string, duration: number, connections: number, clients: number) {
+/**
+ * Funding reads at `connections` while `clients` post the maximum spectral request in a
+ * loop, from a process of their own (bench/_poster.ts) unless `sameProcess`: then the
+ * posting shares autocannon's event loop, as in bench/load.ts, and its latencies include
+ * the client's own waits.
+ */
+async function mixed(service: Child, latestUrl: string, duration: number, connections: number, clients: number, sameProcess: boolean) {
+  if (sameProcess) return mixedInProcess(service, latestUrl, duration, connections, clients);
+  const poster = fork(path.join(here, '_poster.ts'), [String(service.port), String(clients)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = () => new Promise<Record<string, unknown>>((resolve) => poster.once('message', (m) => resolve(m as Record<string, unknown>)));
+  const { bodyBytes } = (await next()) as { bodyBytes: number };
+  const reads = await measure(service, latestUrl, {}, duration, connections, 200);
+  const stopped = next();
+  poster.send('stop');
+  const { statuses } = (await stopped) as { statuses: Record<string, number> };
+  return { reads, statuses, bodyBytes };
+}
+
+async function mixedInProcess(service: Child, latestUrl: string, duration: number, connections: number, clients: number) {
   const body = JSON.stringify(seriesRequest({ series: 32, points: 2048, allFields: true }));
   const dispatcher = new Agent({ connections: clients });
   const statuses: Record<string, number> = {};
@@ -131,9 +149,10 @@ export default async function run(args: string[]): Promise<void> {
       console.log(`load average at end ${load()}`);
     }
     if (onlyMixed || args.includes('--mixed')) {
-      const m = await mixed(service, latestUrl, duration, 16, 4);
+      const sameProcess = args.includes('--posters-in-process');
+      const m = await mixed(service, latestUrl, duration, 16, 4, sameProcess);
       console.log(
-        `mixed (funding reads at 16 connections + 4 clients posting spectral max, ${(m.bodyBytes / 2 ** 20).toFixed(1)} MiB): ` +
+        `mixed (funding reads at 16 connections + 4 clients ${sameProcess ? 'in the measuring process' : 'in their own process'} posting spectral max, ${(m.bodyBytes / 2 ** 20).toFixed(1)} MiB): ` +
           `funding ${m.reads.rps.toFixed(0)} req/s, p50 ${m.reads.p50} ms, p99 ${m.reads.p99} ms (goal ≤ 20), max ${m.reads.max} ms; analysis answers ${JSON.stringify(m.statuses)}; load average ${load()}`,
       );
     }

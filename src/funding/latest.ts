@@ -10,7 +10,7 @@ import { formatInstantOffset, parseIsoDate, secondsBetween, utcDayOf, type Insta
 import type { Config } from '../core/config.js';
 import type { Storage } from '../storage/storage.js';
 import type { AttemptRow } from './archive.js';
-import { storedCurrent, type StoredCurrent, type StoredPacket } from './current-cache.js';
+import { freshStoredCurrent, storedCurrent, type StoredCurrent, type StoredPacket } from './current-cache.js';
 import { FundingReadErrors, unavailable } from './read-errors.js';
 import type { FundingLatest } from './schemas/latest.js';
 import { DATASET, KNOWLEDGE_TIME_BASIS, LATEST_SCHEMA, VALUE_BASIS } from './terms.js';
@@ -53,7 +53,7 @@ export function verifiedOr503(config: ReadConfig, verify: () => VerifiedPacket):
  * within its bounds); every judgement that depends on the clock is made here, per request.
  */
 export async function currentEvidence(storage: Storage, config: ReadConfig, now: Instant): Promise<CurrentEvidence> {
-  const stored = await fromStorage(() => storedCurrent(storage, config.mode, now));
+  const stored = freshStoredCurrent(storage, config.mode, now) ?? (await fromStorage(() => storedCurrent(storage, config.mode, now)));
   return judgeCurrent(stored, config, now);
 }
 

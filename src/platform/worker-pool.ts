@@ -10,7 +10,6 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { transferListOf } from './transfer.js';
 
 export class PoolFullError extends Error {
   constructor() {
@@ -68,7 +67,7 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
     slot.task = task;
     // A busy worker keeps the process alive; an idle one does not.
     slot.worker.ref();
-    slot.worker.postMessage(task.input, transferListOf(task.input));
+    slot.worker.postMessage(task.input);
   };
 
   const spawn = (): Slot<In, Out> => {

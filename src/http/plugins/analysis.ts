@@ -28,7 +28,6 @@ import type { RouteContract } from '../contract.js';
 import { createAnalysisRunner, type AnalysisRunner } from '../analysis/offload.js';
 import { runJob } from '../analysis/job.js';
 import { healthBody } from '../health.js';
-import { bodyBytesParser } from '../body-bytes.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { ANALYSIS_TOOLS, Capabilities as CapabilitiesRoute, TOOL_ROUTE_ENTRIES } from '../routes/analysis.js';
 
@@ -135,11 +134,10 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
   // Request bodies reach the handler as bytes: reading, validation, computation and
   // encoding run together on the worker pool (src/http/analysis/offload.ts).
   app.removeAllContentTypeParsers();
-  // Received into one buffer (no concat of a large body), which then moves to the worker uncopied.
-  app.addContentTypeParser('application/json', bodyBytesParser((bytes, done) => {
-    if (bytes.length === 0) done(new AppError(CoreErrors.empty_body, 'this operation needs a non-empty JSON request body'));
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes, done) => {
+    if ((bytes as Buffer).length === 0) done(new AppError(CoreErrors.empty_body, 'this operation needs a non-empty JSON request body'), undefined);
     else done(null, bytes);
-  }));
+  });
   const runner = createAnalysisRunner(deps.config, runJob);
 
   const operations: ReadonlyArray<[RouteContract, AnalysisToolName]> = [

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { seriesRequest } from '../test/helpers/analysis-requests.js';
+import { startPosters } from './_posters.js';
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -82,14 +83,9 @@ const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
  */
 async function mixed(service: Child, latestUrl: string, duration: number, connections: number, clients: number, sameProcess: boolean) {
   if (sameProcess) return mixedInProcess(service, latestUrl, duration, connections, clients);
-  const poster = fork(path.join(here, '_poster.ts'), [String(service.port), String(clients)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const next = () => new Promise<Record<string, unknown>>((resolve) => poster.once('message', (m) => resolve(m as Record<string, unknown>)));
-  const { bodyBytes } = (await next()) as { bodyBytes: number };
+  const posters = await startPosters(service.port, clients);
   const reads = await measure(service, latestUrl, {}, duration, connections, 200);
-  const stopped = next();
-  poster.send('stop');
-  const { statuses } = (await stopped) as { statuses: Record<string, number> };
-  return { reads, statuses, bodyBytes };
+  return { reads, statuses: await posters.stop(), bodyBytes: posters.bodyBytes };
 }
 
 async function mixedInProcess(service: Child, latestUrl: string, duration: number, connections: number, clients: number) {

@@ -63,9 +63,10 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
   // CORS for this group's routes only (a global plugin would answer other groups' preflights).
   const preflight = useCors(app, CORS);
   // Errors and anything else without its own policy must not be stored by caches.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // (A callback hook: an async one costs a promise on every read.)
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store, no-transform');
-    return payload;
+    done(null, payload);
   });
 
 

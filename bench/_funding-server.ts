@@ -14,7 +14,7 @@ import { captureOnce } from '../src/funding/capture.js';
 import { currentEvidence, latestBody } from '../src/funding/latest.js';
 import { openSqliteStorage } from '../src/storage/sqlite.js';
 import { instant, liveConfig, startPublisherServer } from '../test/funding/support.js';
-import { portOf, serveUntilDisconnect } from './_child.js';
+import { answerCpuQueries, portOf, serveUntilDisconnect } from './_child.js';
 
 const role = process.argv[2];
 
@@ -31,6 +31,7 @@ if (role === 'bare') {
     }
   });
   server.keepAliveTimeout = 60_000;
+  answerCpuQueries();
   server.listen(0, '127.0.0.1', () => {
     process.send?.({ port: portOf(server.address()) });
   });
@@ -52,6 +53,7 @@ if (role === 'bare') {
   const checksMs = (performance.now() - t0) / rounds;
   const app = await buildApp({ config, storage, clock: () => frozen });
   await app.listen({ host: '127.0.0.1', port: 0 });
+  answerCpuQueries();
   // Peak resident memory of the whole process (worker threads included), on request.
   process.on('message', (m) => {
     if (m === 'rss') process.send?.({ maxRssMiB: process.resourceUsage().maxRSS / 1024, rssMiB: process.memoryUsage().rss / 2 ** 20 });

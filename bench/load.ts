@@ -18,6 +18,7 @@ import { assessMarket } from '../src/analysis/market.js';
 import { triageNarrative } from '../src/analysis/narrative/triage.js';
 import { assessSpectral } from '../src/analysis/spectral.js';
 import { narrativeRequest, seriesRequest } from '../test/helpers/analysis-requests.js';
+import { startPosters } from './_posters.js';
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -133,19 +134,13 @@ export default async function run(args: string[]): Promise<void> {
       return { ms: performance.now() - t0, status: res.statusCode };
     };
 
-    // Mixed: funding reads at the same connections while 4 clients post maximum analyses.
+    // Mixed: funding reads at the same connections while 4 clients post maximum analyses,
+    // from a process of their own (bench/_poster.ts): in this one, writing 7 MB bodies
+    // would hold autocannon's event loop and add the client's waits to the latencies.
     const heavy = analysisCases().find((c) => c.name.startsWith('spectral max'))!;
-    let stop = false;
-    const analysisStatuses: Record<string, number> = {};
-    const clients = Array.from({ length: 4 }, async () => {
-      while (!stop) {
-        const { status } = await post(heavy);
-        analysisStatuses[status] = (analysisStatuses[status] ?? 0) + 1;
-      }
-    });
+    const posters = await startPosters(service.port, 4);
     const mixed = await cannon(latestUrl, {}, duration, Math.min(connections, 16), 200);
-    stop = true;
-    await Promise.all(clients);
+    const analysisStatuses = await posters.stop();
     results.mixed = { funding: mixed, analysis_statuses: analysisStatuses };
 
     const rows: Record<string, unknown>[] = [];

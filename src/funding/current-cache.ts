@@ -110,14 +110,24 @@ async function refresh(entry: Entry, db: Db, mode: string, now: Instant): Promis
  * Rejects when the store cannot be read.
  */
 export function storedCurrent(storage: Storage, mode: string, now: Instant): Promise<StoredCurrent> {
+  const fresh = freshStoredCurrent(storage, mode, now);
+  if (fresh !== undefined) return Promise.resolve(fresh);
   const entry = entryFor(storage.db, mode);
-  if (entry.state !== undefined && !due(now, entry.checkedAt, CHANGE_CHECK_INTERVAL_US)) return Promise.resolve(entry.state);
   if (entry.pending) return entry.pending;
   const pending = refresh(entry, storage.db, mode, now).finally(() => {
     if (entry.pending === pending) entry.pending = undefined;
   });
   entry.pending = pending;
   return pending;
+}
+
+/**
+ * What storedCurrent would answer from memory, at once: the cached state while it was
+ * checked less than CHANGE_CHECK_INTERVAL ago; undefined when the store must be asked.
+ */
+export function freshStoredCurrent(storage: Storage, mode: string, now: Instant): StoredCurrent | undefined {
+  const entry = entryFor(storage.db, mode);
+  return entry.state !== undefined && !due(now, entry.checkedAt, CHANGE_CHECK_INTERVAL_US) ? entry.state : undefined;
 }
 
 /** Forgets what is cached for this store handle (every mode): the next read loads afresh. */

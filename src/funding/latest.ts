@@ -10,7 +10,7 @@ import { formatInstantOffset, parseIsoDate, secondsBetween, utcDayOf, type Insta
 import type { Config } from '../core/config.js';
 import type { Storage } from '../storage/storage.js';
 import type { AttemptRow } from './archive.js';
-import { storedCurrent, type StoredCurrent } from './current-cache.js';
+import { freshStoredCurrent, storedCurrent, type StoredCurrent, type StoredPacket } from './current-cache.js';
 import { FundingReadErrors, unavailable } from './read-errors.js';
 import type { FundingLatest } from './schemas/latest.js';
 import { DATASET, KNOWLEDGE_TIME_BASIS, LATEST_SCHEMA, VALUE_BASIS } from './terms.js';
@@ -53,44 +53,55 @@ export function verifiedOr503(config: ReadConfig, verify: () => VerifiedPacket):
  * within its bounds); every judgement that depends on the clock is made here, per request.
  */
 export async function currentEvidence(storage: Storage, config: ReadConfig, now: Instant): Promise<CurrentEvidence> {
-  const stored = await fromStorage(() => storedCurrent(storage, config.mode, now));
+  const stored = freshStoredCurrent(storage, config.mode, now) ?? (await fromStorage(() => storedCurrent(storage, config.mode, now)));
   return judgeCurrent(stored, config, now);
+}
+
+type ReadErrorDefinition = (typeof FundingReadErrors)[keyof typeof FundingReadErrors];
+
+// Module-level rather than closures inside judgeCurrent: it runs on every latest/changes
+// read, and a closure per call costs an allocation (and, under tsx, a __name call each).
+function notReady(config: ReadConfig, def: ReadErrorDefinition, message: string): AppError {
+  return unavailable(def, message, config.captureInterval);
+}
+
+function recordedText(attempt: AttemptRow): string {
+  return formatInstantOffset(BigInt(attempt.recorded_at_us));
+}
+
+function verifiedNamed(named: Exclude<StoredPacket, { kind: 'missing' }>): VerifiedPacket {
+  if (named.kind === 'invalid') throw named.error;
+  return named.packet;
 }
 
 /** The readiness checks, in their documented order, over the stored facts at `now`. */
 export function judgeCurrent(stored: StoredCurrent, config: ReadConfig, now: Instant): CurrentEvidence {
-  const fail = (def: (typeof FundingReadErrors)[keyof typeof FundingReadErrors], message: string) =>
-    unavailable(def, message, config.captureInterval);
   const attempt = stored.attempt;
-  if (!attempt) throw fail(FundingReadErrors.evidence_not_captured, 'no funding capture has been recorded yet');
+  if (!attempt) throw notReady(config, FundingReadErrors.evidence_not_captured, 'no funding capture has been recorded yet');
   const recordedAt = BigInt(attempt.recorded_at_us);
-  const recordedText = () => formatInstantOffset(recordedAt);
   if (attempt.outcome === 'failed' || attempt.packet_id === null || attempt.error !== null || stored.packet === undefined) {
-    throw fail(FundingReadErrors.latest_attempt_failed,
-      `the newest capture attempt (${recordedText()}) failed${attempt.error_code ? ` with ${attempt.error_code}` : ''}; no earlier packet is served instead`);
+    throw notReady(config, FundingReadErrors.latest_attempt_failed,
+      `the newest capture attempt (${recordedText(attempt)}) failed${attempt.error_code ? ` with ${attempt.error_code}` : ''}; no earlier packet is served instead`);
   }
   const age = secondsBetween(now, recordedAt);
-  if (age < -CLOCK_SKEW_SECONDS) throw fail(FundingReadErrors.evidence_clock_invalid, `the newest capture attempt is dated in the future (${recordedText()})`);
+  if (age < -CLOCK_SKEW_SECONDS) throw notReady(config, FundingReadErrors.evidence_clock_invalid, `the newest capture attempt is dated in the future (${recordedText(attempt)})`);
   if (age > config.freshnessLimit) {
-    throw fail(FundingReadErrors.evidence_stale, `the newest successful capture (${recordedText()}) is older than ${config.freshnessLimit} seconds`);
+    throw notReady(config, FundingReadErrors.evidence_stale, `the newest successful capture (${recordedText(attempt)}) is older than ${config.freshnessLimit} seconds`);
   }
 
   const named = stored.packet;
   if (named.kind === 'missing') {
-    throw fail(FundingReadErrors.artifact_verification_failed, `the packet named by the newest attempt is missing from the archive`);
+    throw notReady(config, FundingReadErrors.artifact_verification_failed, `the packet named by the newest attempt is missing from the archive`);
   }
-  const packet = verifiedOr503(config, () => {
-    if (named.kind === 'invalid') throw named.error;
-    return named.packet;
-  });
+  const packet = named.kind === 'verified' ? named.packet : verifiedOr503(config, () => verifiedNamed(named));
   if (attempt.manifest_sha256 !== packet.manifestSha256) {
-    throw fail(FundingReadErrors.artifact_verification_failed, 'the packet manifest differs from the one its attempt verified');
+    throw notReady(config, FundingReadErrors.artifact_verification_failed, 'the packet manifest differs from the one its attempt verified');
   }
   if (!packet.readyAtCapture || !packet.reviewReady) {
-    throw fail(FundingReadErrors.artifact_verification_failed, 'the current packet was not ready when it was captured');
+    throw notReady(config, FundingReadErrors.artifact_verification_failed, 'the current packet was not ready when it was captured');
   }
   if (!packetClocksConsistent(packet, attempt, now, config.mode)) {
-    throw fail(FundingReadErrors.evidence_clock_invalid, 'the clocks recorded for the current packet are inconsistent');
+    throw notReady(config, FundingReadErrors.evidence_clock_invalid, 'the clocks recorded for the current packet are inconsistent');
   }
   return { attempt, packet };
 }

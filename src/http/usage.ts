@@ -29,6 +29,34 @@ export async function identifyReader(deps: AppDeps, request: FastifyRequest): Pr
 }
 
 /**
+ * The reader without a store lookup when the request carries no Authorization header
+ * (anonymous, as identifyReader would find); undefined when a key has to be resolved.
+ */
+export function anonymousReader(request: FastifyRequest): ReaderIdentity | undefined {
+  if (request.headers.authorization !== undefined) return undefined;
+  return { caller: { kind: 'anonymous' }, excluded: hasExclusionHeader(request.headers) };
+}
+
+/**
+ * recordReadUsage for the responses measured without the store (HEAD, anonymous readers),
+ * at once; undefined for a keyed reader, whose measurement needs recordReadUsage.
+ */
+export function recordReadUsageNow(deps: AppDeps, reply: FastifyReply, identity: ReaderIdentity, outcome: UsageOutcome): UsageRecorded | undefined {
+  // HEAD delivers no data: it is neither a completion nor a counted response.
+  if (reply.request.method === 'HEAD') {
+    reply.header(USAGE_RECORDED_HEADER, 'false');
+    return 'false';
+  }
+  if (identity.caller.kind !== 'anonymous') return undefined;
+  // Summed in memory and written about once a second (applications/anonymous-counts.ts).
+  const day = utcDate(deps.clock());
+  const healthy = countAnonymous(deps.storage, day, measuredClass(identity.caller, identity.excluded), outcome);
+  const recorded: UsageRecorded = healthy ? 'false' : 'unavailable';
+  reply.header(USAGE_RECORDED_HEADER, recorded);
+  return recorded;
+}
+
+/**
  * Measures one latest/changes response and sets `X-Usage-Recorded`. Never throws.
  * `latestPacketId` is the current latest packet (for changes: the `after` packet).
  */
@@ -39,20 +67,9 @@ export async function recordReadUsage(
   outcome: UsageOutcome,
   latestPacketId: string,
 ): Promise<UsageRecorded> {
+  const measured = recordReadUsageNow(deps, reply, identity, outcome);
+  if (measured !== undefined) return measured;
   let recorded: UsageRecorded;
-  // HEAD delivers no data: it is neither a completion nor a counted response.
-  if (reply.request.method === 'HEAD') {
-    reply.header(USAGE_RECORDED_HEADER, 'false');
-    return 'false';
-  }
-  if (identity.caller.kind === 'anonymous') {
-    // Summed in memory and written about once a second (applications/anonymous-counts.ts).
-    const day = utcDate(deps.clock());
-    const healthy = countAnonymous(deps.storage, day, measuredClass(identity.caller, identity.excluded), outcome);
-    recorded = healthy ? 'false' : 'unavailable';
-    reply.header(USAGE_RECORDED_HEADER, recorded);
-    return recorded;
-  }
   try {
     const inserted = await recordUsage(
       { storage: deps.storage, clock: deps.clock },

@@ -24,7 +24,7 @@ import { storedCurrent } from '../../funding/current-cache.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { FundingChanges, FundingHistory, FundingLatest, FundingPacketFile, FundingSourceTerms } from '../routes/funding.js';
-import { flushUsageOnClose, identifyReader, recordReadUsage, type ReaderIdentity } from '../usage.js';
+import { anonymousReader, flushUsageOnClose, identifyReader, recordReadUsage, recordReadUsageNow, type ReaderIdentity } from '../usage.js';
 
 const CORS: CorsPolicy = {
   methods: ['GET', 'POST', 'DELETE'],
@@ -63,9 +63,10 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
   // CORS for this group's routes only (a global plugin would answer other groups' preflights).
   const preflight = useCors(app, CORS);
   // Errors and anything else without its own policy must not be stored by caches.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // (A callback hook: an async one costs a promise on every read.)
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store, no-transform');
-    return payload;
+    done(null, payload);
   });
 
 
@@ -77,7 +78,11 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
     reply.header('vary', 'Authorization, Origin');
     reply.header('x-evidence-checked-at', formatInstantOffset(send.now));
     if (send.usage) {
-      await recordReadUsage(deps, reply, send.usage.identity, notModified ? 'not_modified' : 'data_response', send.usage.packetId);
+      const outcome = notModified ? 'not_modified' : 'data_response';
+      // Anonymous and HEAD reads are measured in memory, without a wait.
+      if (recordReadUsageNow(deps, reply, send.usage.identity, outcome) === undefined) {
+        await recordReadUsage(deps, reply, send.usage.identity, outcome, send.usage.packetId);
+      }
     } else {
       reply.header('x-usage-recorded', 'false');
     }
@@ -87,7 +92,8 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
 
   serveRoute(app, options, FundingLatest, async (request, reply) => {
     const now = deps.clock();
-    const identity = await identifyReader(deps, request);
+    // The common read (anonymous, packet checked within the last second) needs no wait.
+    const identity = anonymousReader(request) ?? (await identifyReader(deps, request));
     const { packet } = await currentEvidence(storage, readConfig, now);
     return sendConditional(request, reply, { encoded: latestBody(packet, sample), now, usage: { identity, packetId: packet.packetId } });
   });

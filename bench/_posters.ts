@@ -1,0 +1,27 @@
+// Starts bench/_poster.ts: `clients` clients posting the maximum spectral request to the
+// service on `port` from a process of their own. Resolves once the first analysis came
+// back; `stop` ends the posting and resolves with the status counts.
+import { fork } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export interface Posters {
+  bodyBytes: number;
+  stop(): Promise<Record<string, number>>;
+}
+
+export async function startPosters(port: number, clients: number): Promise<Posters> {
+  const poster = fork(path.join(here, '_poster.ts'), [String(port), String(clients)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = () => new Promise<Record<string, unknown>>((resolve) => poster.once('message', (m) => resolve(m as Record<string, unknown>)));
+  const { bodyBytes } = (await next()) as { bodyBytes: number };
+  return {
+    bodyBytes,
+    async stop() {
+      const stopped = next();
+      poster.send('stop');
+      return ((await stopped) as { statuses: Record<string, number> }).statuses;
+    },
+  };
+}

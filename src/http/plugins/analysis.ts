@@ -120,9 +120,10 @@ async function answerTool(runner: AnalysisRunner, request: FastifyRequest, reply
 export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
   const { deps, mountedAt } = options;
   // Every group A response, errors included, carries the reference's CORS and caching headers.
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(CORS_HEADERS);
     reply.header('cache-control', 'no-store');
+    done();
   });
 
   const preflight = async (_request: FastifyRequest, reply: FastifyReply) => {

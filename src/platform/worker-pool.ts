@@ -29,7 +29,11 @@ export interface PoolOptions {
 }
 
 export interface WorkerPool<In, Out> {
-  run(input: In, bytes: number): Promise<Out>;
+  /**
+   * Runs `input` on a worker. Buffers listed in `transfer` move to the worker when it
+   * starts the task (no copy) and are unusable here from then on.
+   */
+  run(input: In, bytes: number, transfer?: readonly ArrayBuffer[]): Promise<Out>;
   /** Tasks waiting for a worker (running ones not included). */
   readonly queued: number;
   close(): Promise<void>;
@@ -38,6 +42,7 @@ export interface WorkerPool<In, Out> {
 interface Task<In, Out> {
   input: In;
   bytes: number;
+  transfer: readonly ArrayBuffer[] | undefined;
   resolve(value: Out): void;
   reject(error: unknown): void;
 }
@@ -67,7 +72,7 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
     slot.task = task;
     // A busy worker keeps the process alive; an idle one does not.
     slot.worker.ref();
-    slot.worker.postMessage(task.input);
+    slot.worker.postMessage(task.input, task.transfer);
   };
 
   const spawn = (): Slot<In, Out> => {
@@ -103,7 +108,7 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
     get queued() {
       return queue.length;
     },
-    run(input, bytes) {
+    run(input, bytes, transfer) {
       if (closed) return Promise.reject(new Error('the worker pool is closed'));
       while (slots.length < options.size) slots.push(spawn());
       const idle = slots.find((s) => s.task === undefined);
@@ -111,7 +116,7 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
         return Promise.reject(new PoolFullError());
       }
       return new Promise<Out>((resolve, reject) => {
-        queue.push({ input, bytes, resolve, reject });
+        queue.push({ input, bytes, transfer, resolve, reject });
         queuedBytes += bytes;
         if (idle) dispatch(idle);
       });

@@ -9,7 +9,7 @@
 // small bootstrap module; a compiled build starts the .js file directly.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 export class PoolFullError extends Error {
   constructor() {
@@ -26,6 +26,8 @@ export interface PoolOptions {
   maxQueue: number;
   /** Bytes of task input that may wait; more are refused (a task alone is always admitted). */
   maxQueueBytes: number;
+  /** V8 heap sizes of each worker (Node's defaults when absent). */
+  resourceLimits?: ResourceLimits;
 }
 
 export interface WorkerPool<In, Out> {
@@ -52,11 +54,11 @@ interface Slot<In, Out> {
   task: Task<In, Out> | undefined;
 }
 
-function startWorker(file: URL): Worker {
-  if (!file.pathname.endsWith('.ts')) return new Worker(file);
+function startWorker(file: URL, resourceLimits: ResourceLimits | undefined): Worker {
+  if (!file.pathname.endsWith('.ts')) return new Worker(file, { resourceLimits });
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
   const bootstrap = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(file.href)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`));
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), { resourceLimits });
 }
 
 export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, Out> {
@@ -76,7 +78,7 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
   };
 
   const spawn = (): Slot<In, Out> => {
-    const slot: Slot<In, Out> = { worker: startWorker(options.file), task: undefined };
+    const slot: Slot<In, Out> = { worker: startWorker(options.file, options.resourceLimits), task: undefined };
     slot.worker.unref();
     slot.worker.on('message', (result: Out) => {
       const task = slot.task;

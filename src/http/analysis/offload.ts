@@ -9,8 +9,23 @@ import type { Config } from '../../core/config.js';
 import { createWorkerPool, PoolFullError, type WorkerPool } from '../../platform/worker-pool.js';
 import { failureError, type AnalysisJob, type JobOutcome, type JobTiming } from './job.js';
 
-/** Waiting job bytes beyond which a new request is refused (bodies are already in memory). */
-export const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+/**
+ * Waiting job bytes beyond which a new request is refused (bodies are already in memory):
+ * four maximum-size bodies (7.3 MB each) besides the running one, about half a second of
+ * work for one worker.
+ */
+export const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Each worker's V8 heap. Node's defaults let an idle worker keep up to ~2 GB of old
+ * generation and 16 MB semi-spaces, so its heap grew by ~100 MiB of garbage over a few
+ * maximum requests before a full collection; a worker runs one job at a time, and the
+ * largest (market or spectral, 32×2048, every optional field) needs 24–32 MB of old
+ * generation (measured: 24 MB runs out, 32 MB suffices), so 128 MB leaves a 4× margin
+ * while collecting early. Young generation 12 MB = 4 MB semi-spaces, as `npm start`
+ * gives the main thread (--max-semi-space-size=4).
+ */
+export const WORKER_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 12 } as const;
 
 /**
  * Each finished job's timeline, for whoever subscribes (the load benchmark): when it was
@@ -79,6 +94,7 @@ export function createAnalysisRunner(config: Pick<Config, 'analysisWorkers' | 'a
           size: config.analysisWorkers,
           maxQueue: config.analysisQueue,
           maxQueueBytes: MAX_QUEUED_BYTES,
+          resourceLimits: WORKER_HEAP,
         });
         pools.set(key, pool);
       }

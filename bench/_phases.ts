@@ -11,6 +11,8 @@ import type { JobTimeline } from '../src/http/analysis/offload.js';
 export interface AnalysisPhases {
   url: string;
   receive: number;
+  /** Body received to job submitted: hooks, route handler. */
+  route: number;
   toWorker: number;
   read: number;
   compute: number;
@@ -20,7 +22,7 @@ export interface AnalysisPhases {
   server: number;
 }
 
-export const PHASE_NAMES = ['receive', 'toWorker', 'read', 'compute', 'encode', 'fromWorker', 'send', 'server'] as const;
+export const PHASE_NAMES = ['receive', 'route', 'toWorker', 'read', 'compute', 'encode', 'fromWorker', 'send', 'server'] as const;
 
 const clock = () => performance.timeOrigin + performance.now();
 
@@ -46,7 +48,7 @@ export function recordAnalysisPhases(app: FastifyInstance): AnalysisPhases[] {
     if (!a?.received || !t || t.submitted < a.received) return;
     const end = clock();
     out.push({
-      url: request.url, receive: a.received - a.at, toWorker: t.started - t.submitted, read: t.read - t.started, compute: t.computed - t.read,
+      url: request.url, receive: a.received - a.at, route: t.submitted - a.received, toWorker: t.started - t.submitted, read: t.read - t.started, compute: t.computed - t.read,
       encode: t.ended - t.computed, fromWorker: t.settled - t.ended, send: end - t.settled, server: end - a.at,
     });
   });

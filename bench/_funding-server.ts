@@ -15,6 +15,7 @@ import { currentEvidence, latestBody } from '../src/funding/latest.js';
 import { openSqliteStorage } from '../src/storage/sqlite.js';
 import { instant, liveConfig, startPublisherServer } from '../test/funding/support.js';
 import { answerCpuQueries, portOf, serveUntilDisconnect } from './_child.js';
+import { recordAnalysisPhases } from './_phases.js';
 
 const role = process.argv[2];
 
@@ -52,11 +53,17 @@ if (role === 'bare') {
   for (let i = 0; i < rounds; i++) latestBody((await currentEvidence(storage, config, frozen)).packet, false);
   const checksMs = (performance.now() - t0) / rounds;
   const app = await buildApp({ config, storage, clock: () => frozen });
+  const phases = recordAnalysisPhases(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   answerCpuQueries();
   // Peak resident memory of the whole process (worker threads included), on request.
   process.on('message', (m) => {
-    if (m === 'rss') process.send?.({ maxRssMiB: process.resourceUsage().maxRSS / 1024, rssMiB: process.memoryUsage().rss / 2 ** 20 });
+    if (m === 'rss') {
+      const { rss, heapTotal, external } = process.memoryUsage();
+      const mib = (n: number) => n / 2 ** 20;
+      process.send?.({ maxRssMiB: process.resourceUsage().maxRSS / 1024, rssMiB: mib(rss), mainHeapMiB: mib(heapTotal), externalMiB: mib(external) });
+    }
+    if (m === 'phases') process.send?.({ phases: phases.splice(0) });
   });
   serveUntilDisconnect({ port: portOf(app.server.address()), checksMs }, async () => {
     await app.close();

@@ -1,4 +1,5 @@
 // Analysis benchmark: per operation and input size, the median and p90 of
+//   read     — the strict JSON reader on the body bytes,
 //   validate — the request schema check on the parsed body,
 //   compute  — the domain function alone on the parsed, validated body,
 //   digest   — of which request_sha256 (market, spectral: canonical JSON of the 7 MB body),
@@ -129,7 +130,7 @@ export default async function run(args: string[]): Promise<void> {
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 1 });
 
   console.log(`node ${process.version}, ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}; times in ms (p50 / p90)`);
-  const header = ['operation', 'input', 'request', 'response', 'validate', 'compute', 'of which digest', 'encode', 'http end-to-end'];
+  const header = ['operation', 'input', 'request', 'response', 'read', 'validate', 'compute', 'of which digest', 'encode', 'http end-to-end'];
   const rows: string[][] = [header];
   try {
     for (const c of cases()) {
@@ -139,6 +140,7 @@ export default async function run(args: string[]): Promise<void> {
       const parsed = parseStrictJson(bytes);
       const validator = compileValidator(c.schema);
       const n = iterationsFor(bytes.length, quick);
+      const read = summary(timeIt(n, 3, () => parseStrictJson(bytes)));
       const validate = summary(timeIt(n, 3, () => validator.assert(parsed)));
       let result: unknown;
       const compute = summary(timeIt(n, 3, () => (result = c.run(parsed))));
@@ -166,7 +168,7 @@ export default async function run(args: string[]): Promise<void> {
       if (Buffer.byteLength(encoded) !== responseBytes) throw new Error(`${c.op} ${c.size}: HTTP body differs in size from the direct encoding`);
       const http = summary(samples);
       const pair = (s: { p50: number; p90: number }) => `${ms(s.p50)} / ${ms(s.p90)}`;
-      rows.push([c.op, c.size, mb(bytes.length), mb(responseBytes), pair(validate), pair(compute), digest ? pair(digest) : '-', pair(encode), pair(http)]);
+      rows.push([c.op, c.size, mb(bytes.length), mb(responseBytes), pair(read), pair(validate), pair(compute), digest ? pair(digest) : '-', pair(encode), pair(http)]);
       console.log(rows[rows.length - 1].join('  '));
     }
   } finally {

@@ -9,7 +9,7 @@
 // small bootstrap module; a compiled build starts the .js file directly.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 export class PoolFullError extends Error {
   constructor() {
@@ -26,10 +26,16 @@ export interface PoolOptions {
   maxQueue: number;
   /** Bytes of task input that may wait; more are refused (a task alone is always admitted). */
   maxQueueBytes: number;
+  /** V8 heap sizes of each worker (Node's defaults when absent). */
+  resourceLimits?: ResourceLimits;
 }
 
 export interface WorkerPool<In, Out> {
-  run(input: In, bytes: number): Promise<Out>;
+  /**
+   * Runs `input` on a worker. Buffers listed in `transfer` move to the worker when it
+   * starts the task (no copy) and are unusable here from then on.
+   */
+  run(input: In, bytes: number, transfer?: readonly ArrayBuffer[]): Promise<Out>;
   /** Tasks waiting for a worker (running ones not included). */
   readonly queued: number;
   close(): Promise<void>;
@@ -38,6 +44,7 @@ export interface WorkerPool<In, Out> {
 interface Task<In, Out> {
   input: In;
   bytes: number;
+  transfer: readonly ArrayBuffer[] | undefined;
   resolve(value: Out): void;
   reject(error: unknown): void;
 }
@@ -47,11 +54,11 @@ interface Slot<In, Out> {
   task: Task<In, Out> | undefined;
 }
 
-function startWorker(file: URL): Worker {
-  if (!file.pathname.endsWith('.ts')) return new Worker(file);
+function startWorker(file: URL, resourceLimits: ResourceLimits | undefined): Worker {
+  if (!file.pathname.endsWith('.ts')) return new Worker(file, { resourceLimits });
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
   const bootstrap = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(file.href)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`));
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), { resourceLimits });
 }
 
 export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, Out> {
@@ -67,11 +74,11 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
     slot.task = task;
     // A busy worker keeps the process alive; an idle one does not.
     slot.worker.ref();
-    slot.worker.postMessage(task.input);
+    slot.worker.postMessage(task.input, task.transfer);
   };
 
   const spawn = (): Slot<In, Out> => {
-    const slot: Slot<In, Out> = { worker: startWorker(options.file), task: undefined };
+    const slot: Slot<In, Out> = { worker: startWorker(options.file, options.resourceLimits), task: undefined };
     slot.worker.unref();
     slot.worker.on('message', (result: Out) => {
       const task = slot.task;
@@ -103,7 +110,7 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
     get queued() {
       return queue.length;
     },
-    run(input, bytes) {
+    run(input, bytes, transfer) {
       if (closed) return Promise.reject(new Error('the worker pool is closed'));
       while (slots.length < options.size) slots.push(spawn());
       const idle = slots.find((s) => s.task === undefined);
@@ -111,7 +118,7 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
         return Promise.reject(new PoolFullError());
       }
       return new Promise<Out>((resolve, reject) => {
-        queue.push({ input, bytes, resolve, reject });
+        queue.push({ input, bytes, transfer, resolve, reject });
         queuedBytes += bytes;
         if (idle) dispatch(idle);
       });

@@ -18,14 +18,39 @@ export type JobFailure =
   | { kind: 'json'; message: string; offset: number }
   | { kind: 'internal'; message: string; stack?: string };
 
-export type JobOutcome = { ok: true; body: Uint8Array } | { ok: false; failure: JobFailure };
+/**
+ * When each step of a job ended, in milliseconds since the epoch at sub-millisecond
+ * resolution (comparable across threads): the benchmark's split per operation.
+ */
+export interface JobTiming {
+  started: number;
+  /** The strict JSON reader is done. */
+  read: number;
+  /** Validation and the computation (the request digest included) are done. */
+  computed: number;
+  /** The response bytes are encoded. */
+  ended: number;
+}
+
+export type JobOutcome = ({ ok: true; body: Uint8Array } | { ok: false; failure: JobFailure }) & { timing: JobTiming };
+
+const clock = () => performance.timeOrigin + performance.now();
 
 /** Runs one job to its response bytes or a failure that can cross a thread boundary. */
 export function runJob(job: AnalysisJob): JobOutcome {
+  const timing: JobTiming = { started: clock(), read: NaN, computed: NaN, ended: NaN };
   try {
-    return { ok: true, body: runAnalysisToolEncoded(job.tool, parseStrictJson(job.bytes), encodePythonBodyBytes) };
+    const parsed = parseStrictJson(job.bytes);
+    timing.read = clock();
+    const body = runAnalysisToolEncoded(job.tool, parsed, (result) => {
+      timing.computed = clock();
+      return encodePythonBodyBytes(result);
+    });
+    timing.ended = clock();
+    return { ok: true, body, timing };
   } catch (error) {
-    return { ok: false, failure: describeFailure(error) };
+    timing.ended = clock();
+    return { ok: false, failure: describeFailure(error), timing };
   }
 }
 

@@ -3,16 +3,58 @@
 // requests, so a funding or data read never waits behind a large analysis. A full queue
 // is answered at once with 503 `overloaded` and Retry-After, never held in memory.
 // With `analysisWorkers: 0` the same job runs on the event loop.
+import diagnostics from 'node:diagnostics_channel';
 import { AppError, CoreErrors } from '../../core/errors.js';
 import type { Config } from '../../core/config.js';
 import { createWorkerPool, PoolFullError, type WorkerPool } from '../../platform/worker-pool.js';
-import { failureError, type AnalysisJob, type JobOutcome } from './job.js';
+import { failureError, type AnalysisJob, type JobOutcome, type JobTiming } from './job.js';
 
-/** Waiting job bytes beyond which a new request is refused (bodies are already in memory). */
-export const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+/**
+ * Waiting job bytes beyond which a new request is refused (bodies are already in memory):
+ * four maximum-size bodies (7.3 MB each) besides the running one, about half a second of
+ * work for one worker.
+ */
+export const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Each worker's V8 heap. Node's defaults let an idle worker keep up to ~2 GB of old
+ * generation and 16 MB semi-spaces, so its heap grew by ~100 MiB of garbage over a few
+ * maximum requests before a full collection; a worker runs one job at a time, and the
+ * largest (market or spectral, 32×2048, every optional field) needs 24–32 MB of old
+ * generation (measured: 24 MB runs out, 32 MB suffices), so 128 MB leaves a 4× margin
+ * while collecting early. Young generation 12 MB = 4 MB semi-spaces, as `npm start`
+ * gives the main thread (--max-semi-space-size=4).
+ */
+export const WORKER_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 12 } as const;
+
+/**
+ * Each finished job's timeline, for whoever subscribes (the load benchmark): when it was
+ * submitted, its steps on the worker (or inline) and when its outcome was back on the event
+ * loop; milliseconds since the epoch. Publishing costs nothing without a subscriber.
+ */
+export const jobTimeline = diagnostics.channel('evidence-desk:analysis-job');
+
+export interface JobTimeline extends JobTiming {
+  tool: string;
+  bytes: number;
+  submitted: number;
+  settled: number;
+}
+
+const clock = () => performance.timeOrigin + performance.now();
+
+function publish(tool: string, bytes: number, submitted: number, outcome: JobOutcome): void {
+  if (!jobTimeline.hasSubscribers) return;
+  const timeline: JobTimeline = { tool, bytes, submitted, ...outcome.timing, settled: clock() };
+  jobTimeline.publish(timeline);
+}
 
 export interface AnalysisRunner {
-  /** The encoded response body, or throws the registry error the job raised. */
+  /**
+   * The encoded response body, or throws the registry error the job raised. The caller
+   * hands `bytes` over: a buffer that owns its whole ArrayBuffer moves to the worker
+   * without a copy and is empty here afterwards.
+   */
   run(tool: string, bytes: Uint8Array): Promise<Uint8Array>;
 }
 
@@ -34,7 +76,12 @@ export function createAnalysisRunner(config: Pick<Config, 'analysisWorkers' | 'a
   };
   if (config.analysisWorkers === 0) {
     return {
-      run: async (tool, bytes) => settle(inline({ tool, bytes })),
+      run: async (tool, bytes) => {
+        const submitted = clock();
+        const outcome = inline({ tool, bytes });
+        publish(tool, bytes.byteLength, submitted, outcome);
+        return settle(outcome);
+      },
     };
   }
   const key = `${config.analysisWorkers}/${config.analysisQueue}`;
@@ -47,11 +94,18 @@ export function createAnalysisRunner(config: Pick<Config, 'analysisWorkers' | 'a
           size: config.analysisWorkers,
           maxQueue: config.analysisQueue,
           maxQueueBytes: MAX_QUEUED_BYTES,
+          resourceLimits: WORKER_HEAP,
         });
         pools.set(key, pool);
       }
+      const submitted = clock();
+      const size = bytes.byteLength;
       try {
-        return settle(await pool.run({ tool, bytes }, bytes.byteLength));
+        // A slice of a shared buffer (Buffer's pool for small bodies) is copied instead.
+        const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+        const outcome = await pool.run({ tool, bytes }, size, owned ? [bytes.buffer] : undefined);
+        publish(tool, size, submitted, outcome);
+        return settle(outcome);
       } catch (error) {
         if (error instanceof PoolFullError) {
           throw new AppError(CoreErrors.overloaded, 'every analysis worker is busy and the waiting queue is full; retry shortly', { headers: { 'retry-after': '1' } });

@@ -27,6 +27,7 @@ import { MAX_RPC_BATCH } from '../../mcp/limits.js';
 import type { RouteContract } from '../contract.js';
 import { createAnalysisRunner, type AnalysisRunner } from '../analysis/offload.js';
 import { runJob } from '../analysis/job.js';
+import { receiveBody } from '../analysis/body.js';
 import { healthBody } from '../health.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { ANALYSIS_TOOLS, Capabilities as CapabilitiesRoute, TOOL_ROUTE_ENTRIES } from '../routes/analysis.js';
@@ -135,9 +136,12 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
   // Request bodies reach the handler as bytes: reading, validation, computation and
   // encoding run together on the worker pool (src/http/analysis/offload.ts).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes, done) => {
-    if ((bytes as Buffer).length === 0) done(new AppError(CoreErrors.empty_body, 'this operation needs a non-empty JSON request body'), undefined);
-    else done(null, bytes);
+  app.addContentTypeParser('application/json', (request, payload, done) => {
+    receiveBody(request, payload, request.routeOptions.bodyLimit, (error, bytes) => {
+      if (error) done(error, undefined);
+      else if (bytes!.length === 0) done(new AppError(CoreErrors.empty_body, 'this operation needs a non-empty JSON request body'), undefined);
+      else done(null, bytes);
+    });
   });
   const runner = createAnalysisRunner(deps.config, runJob);
 

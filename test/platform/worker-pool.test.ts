@@ -1,0 +1,43 @@
+// The pool hands a task's listed buffers to the worker without a copy (the caller's view is
+// detached once the task starts) and copies everything else; both give the same answer.
+import { afterAll, describe, expect, it } from 'vitest';
+import { createWorkerPool } from '../../src/platform/worker-pool.js';
+import { WORKER_HEAP } from '../../src/http/analysis/offload.js';
+import type { AnalysisJob, JobOutcome } from '../../src/http/analysis/job.js';
+import { seriesRequest } from '../helpers/analysis-requests.js';
+
+const pool = createWorkerPool<AnalysisJob, JobOutcome>({
+  file: new URL('../../src/http/analysis/worker.ts', import.meta.url),
+  size: 1,
+  maxQueue: 4,
+  maxQueueBytes: 64 * 1024 * 1024,
+  resourceLimits: WORKER_HEAP,
+});
+afterAll(() => pool.close());
+
+const bodyOf = (outcome: JobOutcome) => {
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.failure));
+  return Buffer.from(outcome.body);
+};
+
+describe('worker pool transfers', () => {
+  it('moves a transferred body to the worker (detached here) and answers as for a copied one', async () => {
+    const text = JSON.stringify(seriesRequest({ series: 3, points: 64, allFields: true }));
+    const copied = Buffer.from(text);
+    const moved = new Uint8Array(Buffer.byteLength(text));
+    Buffer.from(text).copy(moved);
+    const a = bodyOf(await pool.run({ tool: 'market_assessment', bytes: copied }, copied.byteLength));
+    const b = bodyOf(await pool.run({ tool: 'market_assessment', bytes: moved }, moved.byteLength, [moved.buffer]));
+    expect(copied.byteLength).toBe(Buffer.byteLength(text));
+    expect(moved.byteLength).toBe(0);
+    expect(b.equals(a)).toBe(true);
+  });
+
+  it('reports when each step of a job ended, in order', async () => {
+    const bytes = Buffer.from(JSON.stringify(seriesRequest({ series: 2, points: 64 })));
+    const { timing } = await pool.run({ tool: 'market_assessment', bytes }, bytes.byteLength);
+    expect(timing.started).toBeLessThanOrEqual(timing.read);
+    expect(timing.read).toBeLessThanOrEqual(timing.computed);
+    expect(timing.computed).toBeLessThanOrEqual(timing.ended);
+  });
+});

@@ -12,36 +12,43 @@ export interface ParseOptions {
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /**
- * Strict JSON → plain JS values (see the file comment for what "strict" adds). Text that
- * JSON.parse reads as the general reader would is read by it (native-reader.ts); the rest,
- * including every refusal, by the general reader below.
+ * Strict JSON → plain JS values (see the file comment for what "strict" adds).
+ *
+ * Pure-ASCII bytes (what clients nearly always send) are read in place: making one string
+ * of a large body costs more than reading it, because the string needs fresh memory. Other
+ * input is decoded to text and read by JSON.parse where that is provably the same
+ * (native-reader.ts); everything else, including every refusal, by the general reader.
  */
 export function parseStrictJson(input: Uint8Array | string, options: ParseOptions = {}): unknown {
-  const { text, ascii } = decode(input);
   const maxDepth = options.maxDepth ?? 512;
+  if (typeof input !== 'string' && isAscii(input)) return readAscii(input, maxDepth);
+  const text = decode(input);
   const fast = parseNative(text, typeof input === 'string' ? Buffer.from(input, 'utf8') : input, maxDepth);
   if (fast !== GENERAL) return fast;
-  return new Parser(text, maxDepth, ascii).parseDocument();
+  return readText(text, maxDepth);
 }
 
-/** `parseStrictJson` by the general reader alone: what the fast path is tested against. */
+/** `parseStrictJson` by the general reader alone: what the other paths are tested against. */
 export function parseStrictJsonGeneral(input: Uint8Array | string, options: ParseOptions = {}): unknown {
-  const { text, ascii } = decode(input);
-  return new Parser(text, options.maxDepth ?? 512, ascii).parseDocument();
+  return readText(decode(input), options.maxDepth ?? 512);
 }
 
-/** The text, and the input bytes when they are pure ASCII (positions equal text positions). */
-function decode(input: Uint8Array | string): { text: string; ascii: Buffer | null } {
-  if (typeof input === 'string') return { text: input, ascii: null };
-  if (isAscii(input)) {
-    // Pure ASCII needs no decoding: one copy into a string, where the fatal decoder spent
-    // a third of the whole read of a maximal request.
-    const ascii = Buffer.from(input.buffer, input.byteOffset, input.length);
-    return { text: ascii.toString('latin1'), ascii };
-  }
+function readAscii(input: Uint8Array, maxDepth: number): unknown {
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.length);
+  return new Parser(bytes, null, bytes, maxDepth).parseDocument();
+}
+
+function readText(text: string, maxDepth: number): unknown {
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
+  return new Parser(codes, text, null, maxDepth).parseDocument();
+}
+
+function decode(input: Uint8Array | string): string {
+  if (typeof input === 'string') return input;
   try {
     // A leading UTF-8 BOM is dropped, as Python's json.loads does.
-    return { text: utf8.decode(input), ascii: null };
+    return utf8.decode(input);
   } catch {
     throw new JsonSyntaxError('body is not valid UTF-8', 0);
   }
@@ -61,18 +68,34 @@ class Parser {
   private depth = 0;
 
   constructor(
-    private readonly text: string,
+    /** The characters: the input bytes when they are pure ASCII, else the text's code units. */
+    private readonly codes: Uint8Array | Uint16Array,
+    /** The text, when the input is not read as bytes. */
+    private readonly text: string | null,
+    private readonly bytes: Buffer | null,
     private readonly maxDepth: number,
-    /** The input bytes when they are pure ASCII (positions equal text positions), else null. */
-    private readonly ascii: Buffer | null,
   ) {}
+
+  /** Characters [start, end) as a string (from the bytes, always a flat copy). */
+  private slice(start: number, end: number): string {
+    return this.bytes !== null ? this.bytes.toString('latin1', start, end) : (this.text as string).slice(start, end);
+  }
+
+  /** Whether `word` is written at `start`. */
+  private matches(word: string, start: number): boolean {
+    const t = this.codes;
+    const n = word.length;
+    if (start + n > t.length) return false;
+    for (let i = 0; i < n; i++) if (t[start + i] !== word.charCodeAt(i)) return false;
+    return true;
+  }
 
   parseDocument(): unknown {
     this.skipWhitespace();
     const holder: unknown[] = [undefined];
     this.parseValueInto(holder, 0, Place.Member);
     this.skipWhitespace();
-    if (this.pos !== this.text.length) this.fail('unexpected data after the JSON value');
+    if (this.pos !== this.codes.length) this.fail('unexpected data after the JSON value');
     const value = holder[0];
     // A top-level number keeps its kind on a fresh holder object callers can query.
     return value;
@@ -83,10 +106,10 @@ class Parser {
   }
 
   private skipWhitespace(): void {
-    const t = this.text;
+    const t = this.codes;
     let p = this.pos;
     while (p < t.length) {
-      const c = t.charCodeAt(p);
+      const c = t[p];
       if (c === Ch.Space || c === Ch.Lf || c === Ch.Cr || c === Ch.Tab) p++;
       else break;
     }
@@ -95,9 +118,9 @@ class Parser {
 
   /** Parses one value and stores it at container[key], recording its number kind. */
   private parseValueInto(container: object, key: Key, place: Place): void {
-    const t = this.text;
+    const t = this.codes;
     if (this.pos >= t.length) this.fail('unexpected end of input');
-    const c = t.charCodeAt(this.pos);
+    const c = t[this.pos];
     let value: unknown;
     switch (c) {
       case Ch.LBrace:
@@ -126,7 +149,7 @@ class Parser {
   }
 
   private expectWord(word: string): void {
-    if (this.text.startsWith(word, this.pos)) this.pos += word.length;
+    if (this.matches(word, this.pos)) this.pos += word.length;
     else this.fail('invalid literal');
   }
 
@@ -140,12 +163,12 @@ class Parser {
   private readonly keysByDepth: string[][] = [];
 
   private readKey(depth: number, index: number): string {
-    const t = this.text;
+    const t = this.codes;
     let seen = this.keysByDepth[depth];
     if (seen === undefined) this.keysByDepth[depth] = seen = [];
     const guess = seen[index];
     const start = this.pos + 1;
-    if (guess !== undefined && t.charCodeAt(start + guess.length) === Ch.Quote && t.startsWith(guess, start)) {
+    if (guess !== undefined && t[start + guess.length] === Ch.Quote && this.matches(guess, start)) {
       // `guess` contains no quote or backslash (it was stored only when read verbatim).
       this.pos = start + guess.length + 1;
       return guess;
@@ -166,29 +189,25 @@ class Parser {
   private readonly columns: Column[][] = [];
 
   private readColumnValue(depth: number, index: number, element: number): string {
-    const t = this.text;
+    const t = this.codes;
     let byIndex = this.columns[depth];
     if (byIndex === undefined) this.columns[depth] = byIndex = [];
     let column = byIndex[index];
-    if (column === undefined) byIndex[index] = column = { values: [], copied: [], hits: 0, misses: 0 };
+    if (column === undefined) byIndex[index] = column = { values: [], hits: 0, misses: 0 };
     if (column.misses > COLUMN_GIVE_UP && column.misses > column.hits) return this.parseString();
     const start = this.pos + 1;
     const guess = column.values[element];
-    if (guess !== undefined && t.charCodeAt(start + guess.length) === Ch.Quote && t.startsWith(guess, start)) {
+    if (guess !== undefined && t[start + guess.length] === Ch.Quote && this.matches(guess, start)) {
       // `guess` contains no quote or backslash (it was stored only when read verbatim).
       const end = start + guess.length;
       this.pos = end + 1;
-      // A text seen twice is likely to recur: store a flat copy from the bytes once.
       column.hits++;
-      if (this.ascii === null || column.copied[element] === true) return guess;
-      column.copied[element] = true;
-      return (column.values[element] = this.ascii.toString('latin1', start, end));
+      return guess;
     }
     if (guess !== undefined) column.misses++;
     const value = this.parseString();
     if (this.pos - start - 1 === value.length && element < MAX_COLUMN_LENGTH) {
       column.values[element] = value;
-      column.copied[element] = false;
     }
     return value;
   }
@@ -199,12 +218,12 @@ class Parser {
    */
   private parseObject(element: number, listed: boolean): Record<string, unknown> {
     this.enter();
-    const t = this.text;
+    const t = this.codes;
     const depth = this.depth;
     const obj: Record<string, unknown> = {};
     this.pos++;
     this.skipWhitespace();
-    if (t.charCodeAt(this.pos) === Ch.RBrace) {
+    if (t[this.pos] === Ch.RBrace) {
       this.pos++;
       this.depth--;
       return obj;
@@ -212,7 +231,7 @@ class Parser {
     // The written member order, once an array-index key makes it differ from enumeration order.
     let order: string[] | undefined;
     for (let index = 0; ; index++) {
-      if (t.charCodeAt(this.pos) !== Ch.Quote) this.fail('object keys must be strings');
+      if (t[this.pos] !== Ch.Quote) this.fail('object keys must be strings');
       const keyStart = this.pos;
       const key = this.readKey(depth, index);
       if (index > 0 && Object.hasOwn(obj, key)) {
@@ -226,21 +245,21 @@ class Parser {
         order = Object.keys(obj);
         order.push(key);
       }
-      if (t.charCodeAt(this.pos) !== Ch.Colon) {
+      if (t[this.pos] !== Ch.Colon) {
         this.skipWhitespace();
-        if (t.charCodeAt(this.pos) !== Ch.Colon) this.fail("expected ':' after an object key");
+        if (t[this.pos] !== Ch.Colon) this.fail("expected ':' after an object key");
       }
       this.pos++;
       this.skipWhitespace();
-      if (element >= 0 && t.charCodeAt(this.pos) === Ch.Quote && key !== '__proto__') {
+      if (element >= 0 && t[this.pos] === Ch.Quote && key !== '__proto__') {
         obj[key] = this.readColumnValue(depth, index, element);
       } else {
         this.parseValueInto(obj, key, listed ? Place.RecordMember : Place.Member);
       }
-      let c = t.charCodeAt(this.pos);
+      let c = t[this.pos];
       if (c !== Ch.Comma && c !== Ch.RBrace) {
         this.skipWhitespace();
-        c = t.charCodeAt(this.pos);
+        c = t[this.pos];
       }
       if (c === Ch.Comma) {
         this.pos++;
@@ -260,11 +279,11 @@ class Parser {
   /** `columns`: the array's records use the column cache (see `columns`). */
   private parseArray(columns: boolean): unknown[] {
     this.enter();
-    const t = this.text;
+    const t = this.codes;
     const arr: unknown[] = [];
     this.pos++;
     this.skipWhitespace();
-    if (t.charCodeAt(this.pos) === Ch.RBracket) {
+    if (t[this.pos] === Ch.RBracket) {
       this.pos++;
       this.depth--;
       return arr;
@@ -272,7 +291,7 @@ class Parser {
     for (let i = 0; ; i++) {
       this.parseValueInto(arr, i, columns ? Place.ColumnElement : Place.Element);
       this.skipWhitespace();
-      const c = t.charCodeAt(this.pos);
+      const c = t[this.pos];
       if (c === Ch.Comma) {
         this.pos++;
         this.skipWhitespace();
@@ -288,23 +307,24 @@ class Parser {
   }
 
   private parseString(): string {
-    const t = this.text;
+    const t = this.codes;
+    const n = t.length;
     const start = this.pos + 1;
-    // Fast path: a run without escapes or control characters, found by the regex engine.
-    PLAIN_RUN.lastIndex = start;
-    PLAIN_RUN.test(t);
-    let p = PLAIN_RUN.lastIndex;
-    if (t.charCodeAt(p) === Ch.Quote) {
+    let p = start;
+    // Fast path: a run without escapes or control characters.
+    let c = 0;
+    while (p < n && (c = t[p]) >= 0x20 && c !== Ch.Quote && c !== Ch.Backslash) p++;
+    if (p < n && c === Ch.Quote) {
       this.pos = p + 1;
-      return t.slice(start, p);
+      return this.slice(start, p);
     }
-    let out = t.slice(start, p);
+    let out = this.slice(start, p);
     for (;;) {
-      if (p >= t.length) {
+      if (p >= n) {
         this.pos = p;
         this.fail('unterminated string');
       }
-      const c = t.charCodeAt(p);
+      c = t[p];
       if (c === Ch.Quote) {
         this.pos = p + 1;
         return out;
@@ -314,13 +334,12 @@ class Parser {
         this.fail('control character inside a string');
       }
       if (c !== Ch.Backslash) {
-        PLAIN_RUN.lastIndex = p;
-        PLAIN_RUN.test(t);
-        out += t.slice(p, PLAIN_RUN.lastIndex);
-        p = PLAIN_RUN.lastIndex;
+        const run = p;
+        while (p < n && (c = t[p]) >= 0x20 && c !== Ch.Quote && c !== Ch.Backslash) p++;
+        out += this.slice(run, p);
         continue;
       }
-      const e = t.charCodeAt(p + 1);
+      const e = t[p + 1];
       switch (e) {
         case 34: out += '"'; break;
         case 92: out += '\\'; break;
@@ -331,12 +350,16 @@ class Parser {
         case 114: out += '\r'; break;
         case 116: out += '\t'; break;
         case 117: {
-          const hex = t.slice(p + 2, p + 6);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-            this.pos = p;
-            this.fail('invalid \\u escape');
+          let code = 0;
+          for (let i = p + 2; i < p + 6; i++) {
+            const h = i < n ? hexValue(t[i]) : -1;
+            if (h < 0) {
+              this.pos = p;
+              this.fail('invalid \\u escape');
+            }
+            code = code * 16 + h;
           }
-          out += String.fromCharCode(parseInt(hex, 16));
+          out += String.fromCharCode(code);
           p += 6;
           continue;
         }
@@ -349,13 +372,13 @@ class Parser {
   }
 
   private parseNumberInto(container: object, key: Key): void {
-    const t = this.text;
+    const t = this.codes;
     const start = this.pos;
     let p = start;
-    const negative = t.charCodeAt(p) === Ch.Minus;
+    const negative = t[p] === Ch.Minus;
     if (negative) p++;
     const intStart = p;
-    let c = t.charCodeAt(p);
+    let c = t[p];
     // While digits are few, the value is accumulated exactly on the way (an integer
     // below 2^53 divided by an exact power of ten is correctly rounded, as Number()).
     let mantissa = 0;
@@ -363,7 +386,7 @@ class Parser {
     if (c === Ch.Zero) {
       p++;
     } else if (c >= 49 && c <= Ch.Nine) {
-      while (p < t.length && (c = t.charCodeAt(p)) >= Ch.Zero && c <= Ch.Nine) {
+      while (p < t.length && (c = t[p]) >= Ch.Zero && c <= Ch.Nine) {
         mantissa = mantissa * 10 + (c - Ch.Zero);
         digits++;
         p++;
@@ -375,11 +398,11 @@ class Parser {
     const intDigits = p - intStart;
     let isFloat = false;
     let fraction = 0;
-    if (t.charCodeAt(p) === Ch.Dot) {
+    if (t[p] === Ch.Dot) {
       isFloat = true;
       p++;
       const fracStart = p;
-      while (p < t.length && (c = t.charCodeAt(p)) >= Ch.Zero && c <= Ch.Nine) {
+      while (p < t.length && (c = t[p]) >= Ch.Zero && c <= Ch.Nine) {
         mantissa = mantissa * 10 + (c - Ch.Zero);
         if (mantissa !== 0) digits++;
         p++;
@@ -391,22 +414,22 @@ class Parser {
       }
     }
     let exponent = false;
-    c = t.charCodeAt(p);
+    c = t[p];
     if (c === Ch.LowerE || c === Ch.UpperE) {
       isFloat = true;
       exponent = true;
       p++;
-      c = t.charCodeAt(p);
+      c = t[p];
       if (c === Ch.Plus || c === Ch.Minus) p++;
       const expStart = p;
-      while (p < t.length && (c = t.charCodeAt(p)) >= Ch.Zero && c <= Ch.Nine) p++;
+      while (p < t.length && (c = t[p]) >= Ch.Zero && c <= Ch.Nine) p++;
       if (p === expStart) {
         this.pos = p;
         this.fail('invalid number: digits required in the exponent');
       }
     }
     // Python rejects a leading zero followed by digits, e.g. 01.
-    if (intDigits > 1 && t.charCodeAt(intStart) === Ch.Zero) {
+    if (intDigits > 1 && t[intStart] === Ch.Zero) {
       this.pos = start;
       this.fail('invalid number: leading zero');
     }
@@ -416,7 +439,7 @@ class Parser {
       value = fraction === 0 ? mantissa : mantissa / POWERS_OF_TEN[fraction];
       if (negative) value = -value;
     } else {
-      value = Number(t.slice(start, p));
+      value = Number(this.slice(start, p));
       if (!Number.isFinite(value)) {
         this.pos = start;
         this.fail('number literal overflows a double');
@@ -435,7 +458,7 @@ class Parser {
         this.pos = start;
         this.fail('integer literal has too many digits');
       }
-      const token = t.slice(start, p);
+      const token = this.slice(start, p);
       setRawInteger(container, key, token.startsWith('-0') ? '0' : token);
     }
   }
@@ -443,8 +466,6 @@ class Parser {
 
 interface Column {
   values: string[];
-  /** Whether values[i] is already a flat copy made from the bytes. */
-  copied: boolean[];
   /** Guesses that matched and that did not: a column that mostly misses is given up. */
   hits: number;
   misses: number;
@@ -469,5 +490,10 @@ const MAX_COLUMN_LENGTH = 1 << 16;
 
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 
-// Characters that may appear in a string without any special handling.
-const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;
+/** The value of a hexadecimal digit, or -1. */
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}

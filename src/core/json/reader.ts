@@ -1,5 +1,5 @@
 // The strict reader: JSON text or UTF-8 bytes to plain values, refusing anything ambiguous.
-import { isAscii } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { JsonSyntaxError } from './errors.js';
 import { GENERAL, parseNative } from './native-reader.js';
 import { isArrayIndexKey, markFloat, setKeyOrder, setRawInteger, type Key } from './kinds.js';
@@ -14,34 +14,41 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 /**
  * Strict JSON → plain JS values (see the file comment for what "strict" adds).
  *
- * Pure-ASCII bytes (what clients nearly always send) are read in place: making one string
- * of a large body costs more than reading it, because the string needs fresh memory. Other
- * input is decoded to text and read by JSON.parse where that is provably the same
- * (native-reader.ts); everything else, including every refusal, by the general reader.
+ * UTF-8 bytes (what clients send) are read in place: making one string of a large body
+ * costs more than reading it, because the string needs fresh memory. Text input is read by
+ * JSON.parse where that is provably the same (native-reader.ts), else by the general reader.
  */
 export function parseStrictJson(input: Uint8Array | string, options: ParseOptions = {}): unknown {
   const maxDepth = options.maxDepth ?? 512;
-  if (typeof input !== 'string' && isAscii(input)) return readAscii(input, maxDepth);
-  const text = decode(input);
-  const fast = parseNative(text, typeof input === 'string' ? Buffer.from(input, 'utf8') : input, maxDepth);
+  if (typeof input !== 'string') {
+    const bytes = Buffer.from(input.buffer, input.byteOffset, input.length);
+    // Pure ASCII: byte positions are character positions, so errors are exact as raised.
+    if (isAscii(bytes)) return new Parser(bytes, null, bytes, maxDepth, 0).parseDocument();
+    if (!isUtf8(bytes)) throw new JsonSyntaxError('body is not valid UTF-8', 0);
+    try {
+      // A leading UTF-8 BOM is dropped, as Python's json.loads does.
+      const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+      return new Parser(bytes, null, bytes, maxDepth, bom).parseDocument();
+    } catch (error) {
+      // Offsets count characters: the text reader raises the same refusal with its offset.
+      if (!(error instanceof JsonSyntaxError)) throw error;
+      return readText(decode(bytes), maxDepth);
+    }
+  }
+  const fast = parseNative(input, Buffer.from(input, 'utf8'), maxDepth);
   if (fast !== GENERAL) return fast;
-  return readText(text, maxDepth);
+  return readText(input, maxDepth);
 }
 
-/** `parseStrictJson` by the general reader alone: what the other paths are tested against. */
+/** `parseStrictJson` by the general reader on text alone: what the other paths are tested against. */
 export function parseStrictJsonGeneral(input: Uint8Array | string, options: ParseOptions = {}): unknown {
   return readText(decode(input), options.maxDepth ?? 512);
-}
-
-function readAscii(input: Uint8Array, maxDepth: number): unknown {
-  const bytes = Buffer.from(input.buffer, input.byteOffset, input.length);
-  return new Parser(bytes, null, bytes, maxDepth).parseDocument();
 }
 
 function readText(text: string, maxDepth: number): unknown {
   const codes = new Uint16Array(text.length);
   for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
-  return new Parser(codes, text, null, maxDepth).parseDocument();
+  return new Parser(codes, text, null, maxDepth, 0).parseDocument();
 }
 
 function decode(input: Uint8Array | string): string {
@@ -72,13 +79,21 @@ class Parser {
     private readonly codes: Uint8Array | Uint16Array,
     /** The text, when the input is not read as bytes. */
     private readonly text: string | null,
+    /** The input bytes (UTF-8) when they are what `codes` holds. */
     private readonly bytes: Buffer | null,
     private readonly maxDepth: number,
-  ) {}
+    start: number,
+  ) {
+    this.pos = start;
+  }
 
-  /** Characters [start, end) as a string (from the bytes, always a flat copy). */
-  private slice(start: number, end: number): string {
-    return this.bytes !== null ? this.bytes.toString('latin1', start, end) : (this.text as string).slice(start, end);
+  /**
+   * Characters [start, end) as a string (from the bytes, always a flat copy); `wide` tells
+   * whether the bytes there may include non-ASCII ones.
+   */
+  private slice(start: number, end: number, wide = false): string {
+    if (this.bytes === null) return (this.text as string).slice(start, end);
+    return this.bytes.toString(wide ? 'utf8' : 'latin1', start, end);
   }
 
   /** Whether `word` is written at `start`. */
@@ -311,14 +326,19 @@ class Parser {
     const n = t.length;
     const start = this.pos + 1;
     let p = start;
-    // Fast path: a run without escapes or control characters.
+    // Fast path: a run without escapes or control characters. `high` collects the bits of
+    // its characters: in UTF-8 bytes, non-ASCII characters set 0x80.
     let c = 0;
-    while (p < n && (c = t[p]) >= 0x20 && c !== Ch.Quote && c !== Ch.Backslash) p++;
+    let high = 0;
+    while (p < n && (c = t[p]) >= 0x20 && c !== Ch.Quote && c !== Ch.Backslash) {
+      high |= c;
+      p++;
+    }
     if (p < n && c === Ch.Quote) {
       this.pos = p + 1;
-      return this.slice(start, p);
+      return this.slice(start, p, high > 0x7f);
     }
-    let out = this.slice(start, p);
+    let out = this.slice(start, p, high > 0x7f);
     for (;;) {
       if (p >= n) {
         this.pos = p;
@@ -335,8 +355,12 @@ class Parser {
       }
       if (c !== Ch.Backslash) {
         const run = p;
-        while (p < n && (c = t[p]) >= 0x20 && c !== Ch.Quote && c !== Ch.Backslash) p++;
-        out += this.slice(run, p);
+        high = 0;
+        while (p < n && (c = t[p]) >= 0x20 && c !== Ch.Quote && c !== Ch.Backslash) {
+          high |= c;
+          p++;
+        }
+        out += this.slice(run, p, high > 0x7f);
         continue;
       }
       const e = t[p + 1];

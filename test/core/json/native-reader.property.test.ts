@@ -5,9 +5,9 @@ import { parseStrictJson, parseStrictJsonGeneral } from '../../../src/core/json/
 import { GENERAL, parseNative } from '../../../src/core/json/native-reader.js';
 import { seriesRequest, narrativeRequest } from '../../helpers/analysis-requests.js';
 
-// parseStrictJson reads most documents with JSON.parse plus a scan (native-reader.ts) and
-// the rest with the general reader; these prove both give the same values, number kinds,
-// member orders and errors.
+// parseStrictJson reads UTF-8 bytes in place, text with JSON.parse plus a scan
+// (native-reader.ts) where that is the same, and the rest with the general reader on text;
+// these prove every path gives the same values, number kinds, member orders and errors.
 
 /** Everything a reader result carries: values, number kinds, member order, -0. */
 function describeValue(v: unknown): unknown {
@@ -74,7 +74,7 @@ const valueText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
   ),
 })).value;
 
-describe('strict JSON reader: JSON.parse fast path against the general reader', () => {
+describe('strict JSON reader: the byte and JSON.parse paths against the general reader on text', () => {
   it('reads random documents (number kinds, duplicate and index-like keys, escapes) identically, from text and bytes (property)', () => {
     fc.assert(
       fc.property(valueText, ws, (text, pad) => {
@@ -117,6 +117,14 @@ describe('strict JSON reader: JSON.parse fast path against the general reader', 
     expectSameReading('\ufeff{}');
     expectSameReading('["\ud800", "\\udc00"]');
     expectSameReading('{"\ud800": 1.0, "\\ud800": 2}');
+  });
+
+  it('counts error offsets in characters when the bytes hold non-ASCII text', () => {
+    for (const text of ['["é😀", 01]', '{"ключ": 1, "ключ": 2}', '\ufeff["é", ]', '["é\u0001"]', '{"é": "x', '["日本"] x']) {
+      expectSameReading(Buffer.from(text, 'utf8'));
+    }
+    expect(() => parseStrictJson(Buffer.from('["é😀", 01]', 'utf8'))).toThrow("expected ',' or ']' in an array at offset 9"); // 13 in bytes
+    expect(parseStrictJson(Buffer.from('\ufeff{"é😀": ["日本", 1.0]}', 'utf8'))).toEqual({ 'é😀': ['日本', 1] });
   });
 
   it('reads the generated analysis requests identically, including integral floats', () => {

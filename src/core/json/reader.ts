@@ -14,31 +14,45 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 /**
  * Strict JSON → plain JS values (see the file comment for what "strict" adds).
  *
- * UTF-8 bytes (what clients send) are read in place: making one string of a large body
- * costs more than reading it, because the string needs fresh memory. Text input is read by
- * JSON.parse where that is provably the same (native-reader.ts), else by the general reader.
+ * Large UTF-8 bodies are read in place (readInPlace): one string of a large body costs more
+ * than reading it, because the string needs fresh memory. Small bodies and text are read by
+ * JSON.parse where that is provably the same (native-reader.ts), else by the general reader
+ * on text, which also raises every refusal.
  */
 export function parseStrictJson(input: Uint8Array | string, options: ParseOptions = {}): unknown {
   const maxDepth = options.maxDepth ?? 512;
-  if (typeof input !== 'string') {
-    const bytes = Buffer.from(input.buffer, input.byteOffset, input.length);
-    // Pure ASCII: byte positions are character positions, so errors are exact as raised.
-    if (isAscii(bytes)) return new Parser(bytes, null, bytes, maxDepth, 0).parseDocument();
-    if (!isUtf8(bytes)) throw new JsonSyntaxError('body is not valid UTF-8', 0);
-    try {
-      // A leading UTF-8 BOM is dropped, as Python's json.loads does.
-      const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-      return new Parser(bytes, null, bytes, maxDepth, bom).parseDocument();
-    } catch (error) {
-      // Offsets count characters: the text reader raises the same refusal with its offset.
-      if (!(error instanceof JsonSyntaxError)) throw error;
-      return readText(decode(bytes), maxDepth);
-    }
+  if (typeof input === 'string') {
+    const fast = parseNative(input, Buffer.from(input, 'utf8'), maxDepth);
+    return fast !== GENERAL ? fast : readText(input, maxDepth);
   }
-  const fast = parseNative(input, Buffer.from(input, 'utf8'), maxDepth);
-  if (fast !== GENERAL) return fast;
-  return readText(input, maxDepth);
+  if (input.length > SMALL_BODY) return readInPlace(input, maxDepth);
+  // A small string comes from the young generation, cheaply: JSON.parse and the scan then
+  // beat reading in place.
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.length);
+  const text = isAscii(bytes) ? bytes.toString('latin1') : decode(bytes);
+  const fast = parseNative(text, bytes, maxDepth);
+  return fast !== GENERAL ? fast : readText(text, maxDepth);
 }
+
+/** `parseStrictJson` of UTF-8 bytes, read from the bytes themselves (exported for tests). */
+export function readInPlace(input: Uint8Array, maxDepth = 512): unknown {
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.length);
+  // Pure ASCII: byte positions are character positions, so errors are exact as raised.
+  if (isAscii(bytes)) return new Parser(bytes, null, bytes, maxDepth, 0).parseDocument();
+  if (!isUtf8(bytes)) throw new JsonSyntaxError('body is not valid UTF-8', 0);
+  try {
+    // A leading UTF-8 BOM is dropped, as Python's json.loads does.
+    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    return new Parser(bytes, null, bytes, maxDepth, bom).parseDocument();
+  } catch (error) {
+    // Offsets count characters: the text reader raises the same refusal with its offset.
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    return readText(decode(bytes), maxDepth);
+  }
+}
+
+// Bodies up to this size are decoded to one string (see parseStrictJson).
+const SMALL_BODY = 64 * 1024;
 
 /** `parseStrictJson` by the general reader on text alone: what the other paths are tested against. */
 export function parseStrictJsonGeneral(input: Uint8Array | string, options: ParseOptions = {}): unknown {
@@ -196,9 +210,9 @@ class Parser {
   // String members of arrays of records, by nesting depth, position in their object and the
   // object's position in its array. Panels repeat the same clock texts in every member's
   // records, so the record at the same index of the previous list usually holds the same
-  // text: a hit returns that very string, which later code compares by identity and reads
-  // as a flat string, instead of a fresh slice (a view into the whole body that is slower
-  // to read, hash and compare). Only lists held by an array element use it (a lone list has
+  // text: a hit returns that very string, which later code compares by identity, instead
+  // of a fresh copy (and the request holds one string per clock instead of one per
+  // observation, less for the collector). Only lists held by an array element use it (a lone list has
   // no previous list to match), and a column that mostly misses is given up, so unaligned
   // input pays little.
   private readonly columns: Column[][] = [];

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { isFloatToken, keysInOrder, rawIntegerOf } from '../../../src/core/json.js';
-import { parseStrictJson, parseStrictJsonGeneral } from '../../../src/core/json/reader.js';
+import { parseStrictJson, parseStrictJsonGeneral, readInPlace } from '../../../src/core/json/reader.js';
 import { GENERAL, parseNative } from '../../../src/core/json/native-reader.js';
 import { seriesRequest, narrativeRequest } from '../../helpers/analysis-requests.js';
 
-// parseStrictJson reads UTF-8 bytes in place, text with JSON.parse plus a scan
-// (native-reader.ts) where that is the same, and the rest with the general reader on text;
+// parseStrictJson reads large UTF-8 bodies in place, small ones and text with JSON.parse
+// plus a scan (native-reader.ts) where that is the same, and the rest with the general
+// reader on text;
 // these prove every path gives the same values, number kinds, member orders and errors.
 
 /** Everything a reader result carries: values, number kinds, member order, -0. */
@@ -33,7 +34,10 @@ function outcome(read: () => unknown): unknown {
 
 function expectSameReading(text: string | Uint8Array, maxDepth?: number): void {
   const options = maxDepth === undefined ? {} : { maxDepth };
-  expect(outcome(() => parseStrictJson(text, options))).toEqual(outcome(() => parseStrictJsonGeneral(text, options)));
+  const general = outcome(() => parseStrictJsonGeneral(text, options));
+  expect(outcome(() => parseStrictJson(text, options))).toEqual(general);
+  // Bodies this small take the JSON.parse path; large ones are read in place.
+  if (typeof text !== 'string') expect(outcome(() => readInPlace(text, maxDepth))).toEqual(general);
 }
 
 // Number tokens of every kind the readers tell apart.
@@ -123,15 +127,17 @@ describe('strict JSON reader: the byte and JSON.parse paths against the general 
     for (const text of ['["é😀", 01]', '{"ключ": 1, "ключ": 2}', '\ufeff["é", ]', '["é\u0001"]', '{"é": "x', '["日本"] x']) {
       expectSameReading(Buffer.from(text, 'utf8'));
     }
-    expect(() => parseStrictJson(Buffer.from('["é😀", 01]', 'utf8'))).toThrow("expected ',' or ']' in an array at offset 9"); // 13 in bytes
-    expect(parseStrictJson(Buffer.from('\ufeff{"é😀": ["日本", 1.0]}', 'utf8'))).toEqual({ 'é😀': ['日本', 1] });
+    expect(() => readInPlace(Buffer.from('["é😀", 01]', 'utf8'))).toThrow("expected ',' or ']' in an array at offset 9"); // 13 in bytes
+    expect(readInPlace(Buffer.from('\ufeff{"é😀": ["日本", 1.0]}', 'utf8'))).toEqual({ 'é😀': ['日本', 1] });
   });
 
   it('reads the generated analysis requests identically, including integral floats', () => {
     const market = JSON.stringify(seriesRequest({ series: 3, points: 40, allFields: true }));
     const floats = market.replace(/"value":(\d+)\.\d+/g, (_m, whole: string, offset: number) => (offset % 3 === 0 ? `"value":${whole}.0` : `"value":${whole}.5`));
     const spaced = JSON.stringify(JSON.parse(market), null, 1);
-    for (const text of [market, floats, spaced, JSON.stringify(narrativeRequest({ events: 30, titleLength: 120 }))]) {
+    const large = JSON.stringify(seriesRequest({ series: 4, points: 300, allFields: true })).replace(/"value":(\d+)\.\d+,"available/g, '"value":$1.0,"available');
+    expect(large.length).toBeGreaterThan(64 * 1024);
+    for (const text of [market, floats, spaced, large, large.replace('"kind"', '"kind":1,"kind"'), JSON.stringify(narrativeRequest({ events: 30, titleLength: 120 }))]) {
       expectSameReading(Buffer.from(text));
     }
   });

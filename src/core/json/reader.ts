@@ -344,6 +344,15 @@ class Parser {
     // its characters: in UTF-8 bytes, non-ASCII characters set 0x80.
     let c = 0;
     let high = 0;
+    const short = Math.min(n, start + SHORT_STRING);
+    while (p < short && (c = t[p]) >= 0x20 && c !== Ch.Quote && c !== Ch.Backslash) {
+      high |= c;
+      p++;
+    }
+    if (p === short && this.bytes !== null) {
+      const long = this.longPlainString(start, p);
+      if (long !== undefined) return long;
+    }
     while (p < n && (c = t[p]) >= 0x20 && c !== Ch.Quote && c !== Ch.Backslash) {
       high |= c;
       p++;
@@ -407,6 +416,22 @@ class Parser {
       }
       p += 2;
     }
+  }
+
+  /**
+   * A long string read from the bytes by native searches (the closing quote, then any
+   * escape or control character in between) instead of byte by byte; undefined, having
+   * read nothing, if it has an escape or control character or no closing quote.
+   */
+  private longPlainString(start: number, from: number): string | undefined {
+    const bytes = this.bytes as Buffer;
+    const end = bytes.indexOf(Ch.Quote, from);
+    if (end < 0) return undefined;
+    // Escapes and control characters are ASCII, the same characters in either decoding.
+    const text = bytes.toString(isAscii(bytes.subarray(start, end)) ? 'latin1' : 'utf8', start, end);
+    if (NOT_PLAIN.test(text)) return undefined;
+    this.pos = end + 1;
+    return text;
   }
 
   private parseNumberInto(container: object, key: Key): void {
@@ -527,6 +552,11 @@ const enum Place {
 const MAX_COLUMN_LENGTH = 1 << 16;
 
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
+
+// Strings longer than this are searched natively (see longPlainString).
+const SHORT_STRING = 64;
+// Characters that end the plain part of a string: escapes and control characters.
+const NOT_PLAIN = /[\u0000-\u001f\\]/;
 
 /** The value of a hexadecimal digit, or -1. */
 function hexValue(c: number): number {

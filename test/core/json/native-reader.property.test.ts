@@ -124,6 +124,10 @@ describe('strict JSON reader: the byte and JSON.parse paths against the general 
   });
 
   it('counts error offsets in characters when the bytes hold non-ASCII text', () => {
+    const long = 'x'.repeat(70);
+    for (const text of [`["${long}é😀"]`, `["${long}é\u0001"]`, `["${long}\\n", "${long}"]`, `["${long}é`, `{"${long}": "${long}é", "${long}": 1}`]) {
+      expectSameReading(Buffer.from(text, 'utf8'));
+    }
     for (const text of ['["é😀", 01]', '{"ключ": 1, "ключ": 2}', '\ufeff["é", ]', '["é\u0001"]', '{"é": "x', '["日本"] x']) {
       expectSameReading(Buffer.from(text, 'utf8'));
     }

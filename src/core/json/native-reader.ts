@@ -6,8 +6,7 @@
 // - a duplicate key (JSON.parse keeps the last): an object whose written members outnumber
 //   its own keys;
 // - a key that JS enumerates ahead of the others ("7"), which the general reader keeps in
-//   written order: any key whose first character is a digit, or an escape that might spell
-//   one;
+//   written order (or one starting with an escape that might spell a digit);
 // - nesting deeper than the limit;
 // - a number that is no finite double (JSON.parse gives Infinity for `1e400`);
 // - the number kinds: an integral value written as a float (`3.0`, `1e2`) and an integer
@@ -20,7 +19,7 @@
 // Member i of an object in the text is key i of Object.keys: both are insertion order once
 // duplicates and index-like keys are ruled out (a duplicate found only at the object's end
 // makes the whole result unused, so side-table entries made before then are harmless).
-import { markFloat, setRawInteger } from './kinds.js';
+import { isArrayIndexKey, markFloat, setRawInteger } from './kinds.js';
 
 /** Returned when the text needs the general reader. */
 export const GENERAL = Symbol('general reader');
@@ -75,15 +74,21 @@ function recoverKinds(t: Uint8Array, value: unknown, maxDepth: number): boolean 
   while (p < n) {
     const c = t[p];
     if (c === Ch.Quote) {
+      const end = afterString(t, p + 1);
       if (expectKey) {
         const first = t[p + 1];
-        if ((first >= Ch.Zero && first <= Ch.Nine) || first === Ch.Backslash) return false;
+        if (first === Ch.Backslash) return false;
+        if (first >= Ch.Zero && first <= Ch.Nine) {
+          // Dates and the like are ordinary keys; an escape anywhere might spell a digit.
+          const key = Buffer.from(t.buffer, t.byteOffset + p + 1, end - p - 2).toString('latin1');
+          if (key.includes('\\') || isArrayIndexKey(key)) return false;
+        }
         index[depth]++;
         expectKey = false;
       } else if (inArray) {
         index[depth]++;
       }
-      p = afterString(t, p + 1);
+      p = end;
     } else if (c === Ch.Comma) {
       expectKey = !inArray;
       p++;

@@ -151,8 +151,9 @@ describe('strict JSON reader: the byte and JSON.parse paths against the general 
     const market = JSON.stringify(seriesRequest({ series: 2, points: 8, allFields: true }));
     expect(native(market)).not.toBe(GENERAL);
     expect(native(JSON.stringify(narrativeRequest({ events: 5, titleLength: 3000 })))).not.toBe(GENERAL);
+    expect(native('{"2026-01-05": 1.0, "1a": {"01": 2}, "4294967295": 3}')).not.toBe(GENERAL);
     expect(native('{"a": [1.0, 3, 12345678901234567890, "\\\\\\"", {"b": 1e2}]}')).not.toBe(GENERAL);
-    for (const text of ['{"a": 1, "a": 1}', '{"a": {"x": 1}, "a": 2}', '{"b": 1, "7": 2}', '{"\\u0037": 2}', '[1e400]', '[-1e400]', '[1,]', '{"a": [[1]], "0": 0}']) {
+    for (const text of ['{"a": 1, "a": 1}', '{"a": {"x": 1}, "a": 2}', '{"b": 1, "7": 2}', '{"\\u0037": 2}', '{"1\\u0030": 2}', '[1e400]', '[-1e400]', '[1,]', '{"a": [[1]], "0": 0}']) {
       expect(native(text), text).toBe(GENERAL);
     }
     expect(parseNative('[[1]]', Buffer.from('[[1]]'), 1)).toBe(GENERAL);

@@ -13,7 +13,15 @@
 // other own keys, none undefined); anything else — possible only for input that skipped
 // the schema — is handed to the generic encoder whole, so the bytes always equal
 // `sha256OfDigestJson` of the same value. test/analysis/request-digest.test.ts proves it.
-import { DigestJsonWriter, hasNumberKinds, MAX_FAST_NUMBER_BYTES, putFastNumber, putPlainQuoted } from '../core/json.js';
+import { DigestJsonWriter, hasNumberKinds as importedHasNumberKinds, MAX_FAST_NUMBER_BYTES as IMPORTED_MAX_FAST_NUMBER_BYTES, putFastNumber as importedPutFastNumber, putPlainQuoted as importedPutPlainQuoted } from '../core/json.js';
+
+// The service runs its sources through tsx, whose modules read every imported binding
+// through a getter call; in the per-observation loop those calls took a sixth of the
+// digest. Module-level copies are plain reads.
+const hasNumberKinds = importedHasNumberKinds;
+const putFastNumber = importedPutFastNumber;
+const putPlainQuoted = importedPutPlainQuoted;
+const MAX_FAST_NUMBER_BYTES = IMPORTED_MAX_FAST_NUMBER_BYTES;
 
 const ascii = (text: string): Uint8Array => Buffer.from(text, 'latin1');
 

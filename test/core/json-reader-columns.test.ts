@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { JsonSyntaxError, parseStrictJson } from '../../src/core/json.js';
+import { parseStrictJsonGeneral, readInPlace } from '../../src/core/json/reader.js';
 
 // The reader reuses the string read at the same place of the previous list of records
 // (panels repeat their clocks); these check that reuse never changes what is returned.
@@ -24,6 +25,9 @@ describe('strict JSON reader on lists of records inside lists', () => {
         const expected = JSON.parse(json);
         expect(parseStrictJson(Buffer.from(json, 'utf8'))).toEqual(expected);
         expect(parseStrictJson(json)).toEqual(expected);
+        // Small bodies go through JSON.parse; the cache lives in the in-place and text readers.
+        expect(readInPlace(Buffer.from(json, 'utf8'))).toEqual(expected);
+        expect(parseStrictJsonGeneral(json)).toEqual(expected);
       }),
       { numRuns: 500 },
     );
@@ -31,13 +35,16 @@ describe('strict JSON reader on lists of records inside lists', () => {
 
   it('reads a text that merely starts like the previous list\'s value', () => {
     const json = '{"s": [{"o": [{"t": "abc"}, {"t": "abd"}]}, {"o": [{"t": "abcd"}, {"t": "ab\\u0064"}]}, {"o": [{"t": "ab"}, {"t": "abd"}]}]}';
-    const doc = parseStrictJson(Buffer.from(json)) as { s: { o: { t: string }[] }[] };
-    expect(doc.s.map((s) => s.o.map((o) => o.t))).toEqual([['abc', 'abd'], ['abcd', 'abd'], ['ab', 'abd']]);
+    for (const doc of [parseStrictJson(Buffer.from(json)), readInPlace(Buffer.from(json)), parseStrictJsonGeneral(json)] as { s: { o: { t: string }[] }[] }[]) {
+      expect(doc.s.map((s) => s.o.map((o) => o.t))).toEqual([['abc', 'abd'], ['abcd', 'abd'], ['ab', 'abd']]);
+    }
   });
 
   it('still refuses duplicate keys and raw control characters in later lists', () => {
     expect(() => parseStrictJson(Buffer.from('[{"o": [{"t": "a"}]}, {"o": [{"t": "a", "t": "a"}]}]'))).toThrow(JsonSyntaxError);
     expect(() => parseStrictJson(Buffer.from('[{"o": [{"t": "a"}]}, {"o": [{"t": "a\u0001"}]}]'))).toThrow(JsonSyntaxError);
+    expect(() => readInPlace(Buffer.from('[{"o": [{"t": "a"}]}, {"o": [{"t": "a", "t": "a"}]}]'))).toThrow(JsonSyntaxError);
+    expect(() => readInPlace(Buffer.from('[{"o": [{"t": "a"}]}, {"o": [{"t": "a\u0001"}]}]'))).toThrow(JsonSyntaxError);
   });
 
   it('keeps a __proto__ member an own data property', () => {

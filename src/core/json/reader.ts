@@ -1,5 +1,7 @@
 // The strict reader: JSON text or UTF-8 bytes to plain values, refusing anything ambiguous.
+import { isAscii, isUtf8 } from 'node:buffer';
 import { JsonSyntaxError } from './errors.js';
+import { GENERAL, parseNative } from './native-reader.js';
 import { isArrayIndexKey, markFloat, setKeyOrder, setRawInteger, type Key } from './kinds.js';
 
 export interface ParseOptions {
@@ -9,24 +11,68 @@ export interface ParseOptions {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-/** Strict JSON → plain JS values (see the file comment for what "strict" adds). */
+/**
+ * Strict JSON → plain JS values (see the file comment for what "strict" adds).
+ *
+ * Large UTF-8 bodies are read in place (readInPlace): one string of a large body costs more
+ * than reading it, because the string needs fresh memory. Small bodies and text are read by
+ * JSON.parse where that is provably the same (native-reader.ts), else by the general reader
+ * on text, which also raises every refusal.
+ */
 export function parseStrictJson(input: Uint8Array | string, options: ParseOptions = {}): unknown {
-  let text: string;
+  const maxDepth = options.maxDepth ?? 512;
   if (typeof input === 'string') {
-    text = input;
-  } else {
-    try {
-      text = utf8.decode(input); // a leading UTF-8 BOM is dropped, as Python's json.loads does
-    } catch {
-      throw new JsonSyntaxError('body is not valid UTF-8', 0);
-    }
+    const fast = parseNative(input, Buffer.from(input, 'utf8'), maxDepth);
+    return fast !== GENERAL ? fast : readText(input, maxDepth);
   }
-  // Pure ASCII bytes (as many characters as bytes) index exactly like the text.
-  const ascii =
-    typeof input !== 'string' && text.length === input.length
-      ? Buffer.from(input.buffer, input.byteOffset, input.length)
-      : null;
-  return new Parser(text, options.maxDepth ?? 512, ascii).parseDocument();
+  if (input.length > SMALL_BODY) return readInPlace(input, maxDepth);
+  // A small string comes from the young generation, cheaply: JSON.parse and the scan then
+  // beat reading in place.
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.length);
+  const text = isAscii(bytes) ? bytes.toString('latin1') : decode(bytes);
+  const fast = parseNative(text, bytes, maxDepth);
+  return fast !== GENERAL ? fast : readText(text, maxDepth);
+}
+
+/** `parseStrictJson` of UTF-8 bytes, read from the bytes themselves (exported for tests). */
+export function readInPlace(input: Uint8Array, maxDepth = 512): unknown {
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.length);
+  // Pure ASCII: byte positions are character positions, so errors are exact as raised.
+  if (isAscii(bytes)) return new Parser(bytes, null, bytes, maxDepth, 0).parseDocument();
+  if (!isUtf8(bytes)) throw new JsonSyntaxError('body is not valid UTF-8', 0);
+  try {
+    // A leading UTF-8 BOM is dropped, as Python's json.loads does.
+    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    return new Parser(bytes, null, bytes, maxDepth, bom).parseDocument();
+  } catch (error) {
+    // Offsets count characters: the text reader raises the same refusal with its offset.
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    return readText(decode(bytes), maxDepth);
+  }
+}
+
+// Bodies up to this size are decoded to one string (see parseStrictJson).
+const SMALL_BODY = 64 * 1024;
+
+/** `parseStrictJson` by the general reader on text alone: what the other paths are tested against. */
+export function parseStrictJsonGeneral(input: Uint8Array | string, options: ParseOptions = {}): unknown {
+  return readText(decode(input), options.maxDepth ?? 512);
+}
+
+function readText(text: string, maxDepth: number): unknown {
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
+  return new Parser(codes, text, null, maxDepth, 0).parseDocument();
+}
+
+function decode(input: Uint8Array | string): string {
+  if (typeof input === 'string') return input;
+  try {
+    // A leading UTF-8 BOM is dropped, as Python's json.loads does.
+    return utf8.decode(input);
+  } catch {
+    throw new JsonSyntaxError('body is not valid UTF-8', 0);
+  }
 }
 
 const enum Ch {
@@ -43,18 +89,42 @@ class Parser {
   private depth = 0;
 
   constructor(
-    private readonly text: string,
+    /** The characters: the input bytes when they are pure ASCII, else the text's code units. */
+    private readonly codes: Uint8Array | Uint16Array,
+    /** The text, when the input is not read as bytes. */
+    private readonly text: string | null,
+    /** The input bytes (UTF-8) when they are what `codes` holds. */
+    private readonly bytes: Buffer | null,
     private readonly maxDepth: number,
-    /** The input bytes when they are pure ASCII (positions equal text positions), else null. */
-    private readonly ascii: Buffer | null,
-  ) {}
+    start: number,
+  ) {
+    this.pos = start;
+  }
+
+  /**
+   * Characters [start, end) as a string (from the bytes, always a flat copy); `wide` tells
+   * whether the bytes there may include non-ASCII ones.
+   */
+  private slice(start: number, end: number, wide = false): string {
+    if (this.bytes === null) return (this.text as string).slice(start, end);
+    return this.bytes.toString(wide ? 'utf8' : 'latin1', start, end);
+  }
+
+  /** Whether `word` is written at `start`. */
+  private matches(word: string, start: number): boolean {
+    const t = this.codes;
+    const n = word.length;
+    if (start + n > t.length) return false;
+    for (let i = 0; i < n; i++) if (t[start + i] !== word.charCodeAt(i)) return false;
+    return true;
+  }
 
   parseDocument(): unknown {
     this.skipWhitespace();
     const holder: unknown[] = [undefined];
     this.parseValueInto(holder, 0, Place.Member);
     this.skipWhitespace();
-    if (this.pos !== this.text.length) this.fail('unexpected data after the JSON value');
+    if (this.pos !== this.codes.length) this.fail('unexpected data after the JSON value');
     const value = holder[0];
     // A top-level number keeps its kind on a fresh holder object callers can query.
     return value;
@@ -65,10 +135,10 @@ class Parser {
   }
 
   private skipWhitespace(): void {
-    const t = this.text;
+    const t = this.codes;
     let p = this.pos;
     while (p < t.length) {
-      const c = t.charCodeAt(p);
+      const c = t[p];
       if (c === Ch.Space || c === Ch.Lf || c === Ch.Cr || c === Ch.Tab) p++;
       else break;
     }
@@ -77,9 +147,9 @@ class Parser {
 
   /** Parses one value and stores it at container[key], recording its number kind. */
   private parseValueInto(container: object, key: Key, place: Place): void {
-    const t = this.text;
+    const t = this.codes;
     if (this.pos >= t.length) this.fail('unexpected end of input');
-    const c = t.charCodeAt(this.pos);
+    const c = t[this.pos];
     let value: unknown;
     switch (c) {
       case Ch.LBrace:
@@ -108,7 +178,7 @@ class Parser {
   }
 
   private expectWord(word: string): void {
-    if (this.text.startsWith(word, this.pos)) this.pos += word.length;
+    if (this.matches(word, this.pos)) this.pos += word.length;
     else this.fail('invalid literal');
   }
 
@@ -122,12 +192,12 @@ class Parser {
   private readonly keysByDepth: string[][] = [];
 
   private readKey(depth: number, index: number): string {
-    const t = this.text;
+    const t = this.codes;
     let seen = this.keysByDepth[depth];
     if (seen === undefined) this.keysByDepth[depth] = seen = [];
     const guess = seen[index];
     const start = this.pos + 1;
-    if (guess !== undefined && t.charCodeAt(start + guess.length) === Ch.Quote && t.startsWith(guess, start)) {
+    if (guess !== undefined && t[start + guess.length] === Ch.Quote && this.matches(guess, start)) {
       // `guess` contains no quote or backslash (it was stored only when read verbatim).
       this.pos = start + guess.length + 1;
       return guess;
@@ -140,37 +210,33 @@ class Parser {
   // String members of arrays of records, by nesting depth, position in their object and the
   // object's position in its array. Panels repeat the same clock texts in every member's
   // records, so the record at the same index of the previous list usually holds the same
-  // text: a hit returns that very string, which later code compares by identity and reads
-  // as a flat string, instead of a fresh slice (a view into the whole body that is slower
-  // to read, hash and compare). Only lists held by an array element use it (a lone list has
+  // text: a hit returns that very string, which later code compares by identity, instead
+  // of a fresh copy (and the request holds one string per clock instead of one per
+  // observation, less for the collector). Only lists held by an array element use it (a lone list has
   // no previous list to match), and a column that mostly misses is given up, so unaligned
   // input pays little.
   private readonly columns: Column[][] = [];
 
   private readColumnValue(depth: number, index: number, element: number): string {
-    const t = this.text;
+    const t = this.codes;
     let byIndex = this.columns[depth];
     if (byIndex === undefined) this.columns[depth] = byIndex = [];
     let column = byIndex[index];
-    if (column === undefined) byIndex[index] = column = { values: [], copied: [], hits: 0, misses: 0 };
+    if (column === undefined) byIndex[index] = column = { values: [], hits: 0, misses: 0 };
     if (column.misses > COLUMN_GIVE_UP && column.misses > column.hits) return this.parseString();
     const start = this.pos + 1;
     const guess = column.values[element];
-    if (guess !== undefined && t.charCodeAt(start + guess.length) === Ch.Quote && t.startsWith(guess, start)) {
+    if (guess !== undefined && t[start + guess.length] === Ch.Quote && this.matches(guess, start)) {
       // `guess` contains no quote or backslash (it was stored only when read verbatim).
       const end = start + guess.length;
       this.pos = end + 1;
-      // A text seen twice is likely to recur: store a flat copy from the bytes once.
       column.hits++;
-      if (this.ascii === null || column.copied[element] === true) return guess;
-      column.copied[element] = true;
-      return (column.values[element] = this.ascii.toString('latin1', start, end));
+      return guess;
     }
     if (guess !== undefined) column.misses++;
     const value = this.parseString();
     if (this.pos - start - 1 === value.length && element < MAX_COLUMN_LENGTH) {
       column.values[element] = value;
-      column.copied[element] = false;
     }
     return value;
   }
@@ -181,12 +247,12 @@ class Parser {
    */
   private parseObject(element: number, listed: boolean): Record<string, unknown> {
     this.enter();
-    const t = this.text;
+    const t = this.codes;
     const depth = this.depth;
     const obj: Record<string, unknown> = {};
     this.pos++;
     this.skipWhitespace();
-    if (t.charCodeAt(this.pos) === Ch.RBrace) {
+    if (t[this.pos] === Ch.RBrace) {
       this.pos++;
       this.depth--;
       return obj;
@@ -194,7 +260,7 @@ class Parser {
     // The written member order, once an array-index key makes it differ from enumeration order.
     let order: string[] | undefined;
     for (let index = 0; ; index++) {
-      if (t.charCodeAt(this.pos) !== Ch.Quote) this.fail('object keys must be strings');
+      if (t[this.pos] !== Ch.Quote) this.fail('object keys must be strings');
       const keyStart = this.pos;
       const key = this.readKey(depth, index);
       if (index > 0 && Object.hasOwn(obj, key)) {
@@ -208,21 +274,21 @@ class Parser {
         order = Object.keys(obj);
         order.push(key);
       }
-      if (t.charCodeAt(this.pos) !== Ch.Colon) {
+      if (t[this.pos] !== Ch.Colon) {
         this.skipWhitespace();
-        if (t.charCodeAt(this.pos) !== Ch.Colon) this.fail("expected ':' after an object key");
+        if (t[this.pos] !== Ch.Colon) this.fail("expected ':' after an object key");
       }
       this.pos++;
       this.skipWhitespace();
-      if (element >= 0 && t.charCodeAt(this.pos) === Ch.Quote && key !== '__proto__') {
+      if (element >= 0 && t[this.pos] === Ch.Quote && key !== '__proto__') {
         obj[key] = this.readColumnValue(depth, index, element);
       } else {
         this.parseValueInto(obj, key, listed ? Place.RecordMember : Place.Member);
       }
-      let c = t.charCodeAt(this.pos);
+      let c = t[this.pos];
       if (c !== Ch.Comma && c !== Ch.RBrace) {
         this.skipWhitespace();
-        c = t.charCodeAt(this.pos);
+        c = t[this.pos];
       }
       if (c === Ch.Comma) {
         this.pos++;
@@ -242,11 +308,11 @@ class Parser {
   /** `columns`: the array's records use the column cache (see `columns`). */
   private parseArray(columns: boolean): unknown[] {
     this.enter();
-    const t = this.text;
+    const t = this.codes;
     const arr: unknown[] = [];
     this.pos++;
     this.skipWhitespace();
-    if (t.charCodeAt(this.pos) === Ch.RBracket) {
+    if (t[this.pos] === Ch.RBracket) {
       this.pos++;
       this.depth--;
       return arr;
@@ -254,7 +320,7 @@ class Parser {
     for (let i = 0; ; i++) {
       this.parseValueInto(arr, i, columns ? Place.ColumnElement : Place.Element);
       this.skipWhitespace();
-      const c = t.charCodeAt(this.pos);
+      const c = t[this.pos];
       if (c === Ch.Comma) {
         this.pos++;
         this.skipWhitespace();
@@ -270,23 +336,38 @@ class Parser {
   }
 
   private parseString(): string {
-    const t = this.text;
+    const t = this.codes;
+    const n = t.length;
     const start = this.pos + 1;
-    // Fast path: a run without escapes or control characters, found by the regex engine.
-    PLAIN_RUN.lastIndex = start;
-    PLAIN_RUN.test(t);
-    let p = PLAIN_RUN.lastIndex;
-    if (t.charCodeAt(p) === Ch.Quote) {
-      this.pos = p + 1;
-      return t.slice(start, p);
+    let p = start;
+    // Fast path: a run without escapes or control characters. `high` collects the bits of
+    // its characters: in UTF-8 bytes, non-ASCII characters set 0x80.
+    let c = 0;
+    let high = 0;
+    const short = Math.min(n, start + SHORT_STRING);
+    while (p < short && (c = t[p]) >= 0x20 && c !== Ch.Quote && c !== Ch.Backslash) {
+      high |= c;
+      p++;
     }
-    let out = t.slice(start, p);
+    if (p === short && this.bytes !== null) {
+      const long = this.longPlainString(start, p);
+      if (long !== undefined) return long;
+    }
+    while (p < n && (c = t[p]) >= 0x20 && c !== Ch.Quote && c !== Ch.Backslash) {
+      high |= c;
+      p++;
+    }
+    if (p < n && c === Ch.Quote) {
+      this.pos = p + 1;
+      return this.slice(start, p, high > 0x7f);
+    }
+    let out = this.slice(start, p, high > 0x7f);
     for (;;) {
-      if (p >= t.length) {
+      if (p >= n) {
         this.pos = p;
         this.fail('unterminated string');
       }
-      const c = t.charCodeAt(p);
+      c = t[p];
       if (c === Ch.Quote) {
         this.pos = p + 1;
         return out;
@@ -296,13 +377,16 @@ class Parser {
         this.fail('control character inside a string');
       }
       if (c !== Ch.Backslash) {
-        PLAIN_RUN.lastIndex = p;
-        PLAIN_RUN.test(t);
-        out += t.slice(p, PLAIN_RUN.lastIndex);
-        p = PLAIN_RUN.lastIndex;
+        const run = p;
+        high = 0;
+        while (p < n && (c = t[p]) >= 0x20 && c !== Ch.Quote && c !== Ch.Backslash) {
+          high |= c;
+          p++;
+        }
+        out += this.slice(run, p, high > 0x7f);
         continue;
       }
-      const e = t.charCodeAt(p + 1);
+      const e = t[p + 1];
       switch (e) {
         case 34: out += '"'; break;
         case 92: out += '\\'; break;
@@ -313,12 +397,16 @@ class Parser {
         case 114: out += '\r'; break;
         case 116: out += '\t'; break;
         case 117: {
-          const hex = t.slice(p + 2, p + 6);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-            this.pos = p;
-            this.fail('invalid \\u escape');
+          let code = 0;
+          for (let i = p + 2; i < p + 6; i++) {
+            const h = i < n ? hexValue(t[i]) : -1;
+            if (h < 0) {
+              this.pos = p;
+              this.fail('invalid \\u escape');
+            }
+            code = code * 16 + h;
           }
-          out += String.fromCharCode(parseInt(hex, 16));
+          out += String.fromCharCode(code);
           p += 6;
           continue;
         }
@@ -330,14 +418,30 @@ class Parser {
     }
   }
 
+  /**
+   * A long string read from the bytes by native searches (the closing quote, then any
+   * escape or control character in between) instead of byte by byte; undefined, having
+   * read nothing, if it has an escape or control character or no closing quote.
+   */
+  private longPlainString(start: number, from: number): string | undefined {
+    const bytes = this.bytes as Buffer;
+    const end = bytes.indexOf(Ch.Quote, from);
+    if (end < 0) return undefined;
+    // Escapes and control characters are ASCII, the same characters in either decoding.
+    const text = bytes.toString(isAscii(bytes.subarray(start, end)) ? 'latin1' : 'utf8', start, end);
+    if (NOT_PLAIN.test(text)) return undefined;
+    this.pos = end + 1;
+    return text;
+  }
+
   private parseNumberInto(container: object, key: Key): void {
-    const t = this.text;
+    const t = this.codes;
     const start = this.pos;
     let p = start;
-    const negative = t.charCodeAt(p) === Ch.Minus;
+    const negative = t[p] === Ch.Minus;
     if (negative) p++;
     const intStart = p;
-    let c = t.charCodeAt(p);
+    let c = t[p];
     // While digits are few, the value is accumulated exactly on the way (an integer
     // below 2^53 divided by an exact power of ten is correctly rounded, as Number()).
     let mantissa = 0;
@@ -345,7 +449,7 @@ class Parser {
     if (c === Ch.Zero) {
       p++;
     } else if (c >= 49 && c <= Ch.Nine) {
-      while (p < t.length && (c = t.charCodeAt(p)) >= Ch.Zero && c <= Ch.Nine) {
+      while (p < t.length && (c = t[p]) >= Ch.Zero && c <= Ch.Nine) {
         mantissa = mantissa * 10 + (c - Ch.Zero);
         digits++;
         p++;
@@ -357,11 +461,11 @@ class Parser {
     const intDigits = p - intStart;
     let isFloat = false;
     let fraction = 0;
-    if (t.charCodeAt(p) === Ch.Dot) {
+    if (t[p] === Ch.Dot) {
       isFloat = true;
       p++;
       const fracStart = p;
-      while (p < t.length && (c = t.charCodeAt(p)) >= Ch.Zero && c <= Ch.Nine) {
+      while (p < t.length && (c = t[p]) >= Ch.Zero && c <= Ch.Nine) {
         mantissa = mantissa * 10 + (c - Ch.Zero);
         if (mantissa !== 0) digits++;
         p++;
@@ -373,22 +477,22 @@ class Parser {
       }
     }
     let exponent = false;
-    c = t.charCodeAt(p);
+    c = t[p];
     if (c === Ch.LowerE || c === Ch.UpperE) {
       isFloat = true;
       exponent = true;
       p++;
-      c = t.charCodeAt(p);
+      c = t[p];
       if (c === Ch.Plus || c === Ch.Minus) p++;
       const expStart = p;
-      while (p < t.length && (c = t.charCodeAt(p)) >= Ch.Zero && c <= Ch.Nine) p++;
+      while (p < t.length && (c = t[p]) >= Ch.Zero && c <= Ch.Nine) p++;
       if (p === expStart) {
         this.pos = p;
         this.fail('invalid number: digits required in the exponent');
       }
     }
     // Python rejects a leading zero followed by digits, e.g. 01.
-    if (intDigits > 1 && t.charCodeAt(intStart) === Ch.Zero) {
+    if (intDigits > 1 && t[intStart] === Ch.Zero) {
       this.pos = start;
       this.fail('invalid number: leading zero');
     }
@@ -398,7 +502,7 @@ class Parser {
       value = fraction === 0 ? mantissa : mantissa / POWERS_OF_TEN[fraction];
       if (negative) value = -value;
     } else {
-      value = Number(t.slice(start, p));
+      value = Number(this.slice(start, p));
       if (!Number.isFinite(value)) {
         this.pos = start;
         this.fail('number literal overflows a double');
@@ -417,7 +521,7 @@ class Parser {
         this.pos = start;
         this.fail('integer literal has too many digits');
       }
-      const token = t.slice(start, p);
+      const token = this.slice(start, p);
       setRawInteger(container, key, token.startsWith('-0') ? '0' : token);
     }
   }
@@ -425,8 +529,6 @@ class Parser {
 
 interface Column {
   values: string[];
-  /** Whether values[i] is already a flat copy made from the bytes. */
-  copied: boolean[];
   /** Guesses that matched and that did not: a column that mostly misses is given up. */
   hits: number;
   misses: number;
@@ -451,5 +553,15 @@ const MAX_COLUMN_LENGTH = 1 << 16;
 
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 
-// Characters that may appear in a string without any special handling.
-const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;
+// Strings longer than this are searched natively (see longPlainString).
+const SHORT_STRING = 64;
+// Characters that end the plain part of a string: escapes and control characters.
+const NOT_PLAIN = /[\u0000-\u001f\\]/;
+
+/** The value of a hexadecimal digit, or -1. */
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}

@@ -92,6 +92,12 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * The shortest pin window a configuration may set. The data group relies on it: a snapshot
+ * younger than this cannot have been swept on any instance (src/data/snapshots.ts).
+ */
+export const MIN_SNAPSHOT_PIN_HOURS = 24;
+
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
     if (!/^[0-9]+$/.test(value.trim())) throw new ConfigError(`${name} must be a whole number, got ${JSON.stringify(value)}`);
@@ -243,7 +249,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'snapshotRetentionDays', env: 'EVIDENCE_SNAPSHOT_RETENTION_DAYS', flag: '--snapshot-retention-days <days>', description: 'days data snapshots, retrievals and their documents are kept', defaultText: '90',
     parse: integer('EVIDENCE_SNAPSHOT_RETENTION_DAYS', 1, 3650) },
   { key: 'snapshotPinHours', env: 'EVIDENCE_SNAPSHOT_PIN_HOURS', flag: '--snapshot-pin-hours <hours>', description: 'hours every data snapshot stays answerable by id (older repeats are thinned)', defaultText: '24',
-    parse: integer('EVIDENCE_SNAPSHOT_PIN_HOURS', 24, 87600) },
+    parse: integer('EVIDENCE_SNAPSHOT_PIN_HOURS', MIN_SNAPSHOT_PIN_HOURS, 87600) },
   { key: 'releaseCommit', env: 'EVIDENCE_RELEASE_COMMIT', flag: '--release-commit <sha>', description: 'full 40-hex source commit of this build (release identity)', defaultText: '(unset: unversioned-local)',
     parse: releaseCommit },
   { key: 'eventOrigins', env: 'EVIDENCE_EVENT_ORIGINS', flag: '--event-origins <list>', description: 'comma-separated browser origins, besides this service, allowed to send consented download events', defaultText: '(none)',

@@ -4,7 +4,7 @@
 // `as_retrieved_at` read a stored one back. Projected rows are kept per snapshot in this
 // process, so paging costs a slice, not a projection.
 
-import type { SourceKey } from '../core/config.js';
+import { MIN_SNAPSHOT_PIN_HOURS, type SourceKey } from '../core/config.js';
 import { sha256Hex } from '../core/hash.js';
 import { AppError } from '../core/errors.js';
 import type { Instant } from '../core/time.js';
@@ -41,12 +41,11 @@ export interface ServedSnapshot {
 
 /**
  * The sweep (sweep.ts) removes a snapshot only once it is older than the pin window, and
- * no configuration allows a pin window under PIN_FLOOR_HOURS (config.ts refuses it), so a
- * snapshot whose stored creation clock is younger than that is still stored. An hour is
- * taken off for instances whose clocks run ahead of this one's.
+ * no configuration allows a pin window under MIN_SNAPSHOT_PIN_HOURS (config.ts refuses it),
+ * so a snapshot whose stored creation clock is younger than that is still stored. An hour
+ * is taken off for instances whose clocks run ahead of this one's.
  */
-export const PIN_FLOOR_HOURS = 24;
-export const SWEEP_PROOF_US = (PIN_FLOOR_HOURS - 1) * 3_600_000_000;
+export const SWEEP_PROOF_US = (MIN_SNAPSHOT_PIN_HOURS - 1) * 3_600_000_000;
 
 export function snapshotIdOf(mode: string, dataset: string, retrievalIds: readonly string[]): string {
   return sha256Hex(['evidence-desk.data-snapshot.v1', mode, dataset, ...retrievalIds].join('\n')).slice(0, 32);

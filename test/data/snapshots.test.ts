@@ -1,11 +1,11 @@
 // Snapshots in the store: pinning, vintages, the listing and the retention sweep.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/core/config.js';
+import { ConfigError, loadConfig, MIN_SNAPSHOT_PIN_HOURS } from '../../src/core/config.js';
 import { sha256Hex } from '../../src/core/hash.js';
 import { encodeDataBody } from '../../src/data/encode.js';
 import { QueryValidationError } from '../../src/data/errors.js';
 import { listDatasets, listSnapshots, queryDataset, sweep, type DataContext, type QueryResult } from '../../src/data/service.js';
-import { PIN_FLOOR_HOURS, SWEEP_PROOF_US } from '../../src/data/snapshots.js';
+import { SWEEP_PROOF_US } from '../../src/data/snapshots.js';
 import { storeBlob } from '../../src/funding/archive.js';
 import type { Storage } from '../../src/storage/storage.js';
 import { backends } from '../helpers/storage.js';
@@ -98,8 +98,8 @@ for (const backend of backends) {
     });
 
     it('answers a held snapshot by id without the store only while no sweep can have removed it', async () => {
-      // No configuration allows a pin window under PIN_FLOOR_HOURS, so a younger snapshot is still stored.
-      expect(() => loadConfig({ EVIDENCE_SNAPSHOT_PIN_HOURS: String(PIN_FLOOR_HOURS - 1) })).toThrow(ConfigError);
+      // No configuration allows a pin window under MIN_SNAPSHOT_PIN_HOURS, so a younger snapshot is still stored.
+      expect(() => loadConfig({ EVIDENCE_SNAPSHOT_PIN_HOURS: String(MIN_SNAPSHOT_PIN_HOURS - 1) })).toThrow(ConfigError);
       const first = await stateWith(null);
       const gone = async () => {
         await storage.db.deleteFrom('data_snapshot_sources').where('snapshot_id', '=', first.snapshot_id).execute();

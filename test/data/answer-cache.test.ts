@@ -8,13 +8,12 @@ import { sha256Hex } from '../../src/core/hash.js';
 import { AnswerCache, answerKey, answerOf, csvEntry } from '../../src/data/answer-cache.js';
 import { rowsCsv } from '../../src/data/csv.js';
 import { encodeDataBody } from '../../src/data/encode.js';
-import { QueryValidationError } from '../../src/data/errors.js';
 import { answerQuery, queryValidated, sweep, type DataContext, type QueryAnswer } from '../../src/data/service.js';
 import { validateQuery, type QueryParams, type RawQuery } from '../../src/data/validate.js';
 import type { Storage } from '../../src/storage/storage.js';
 import { backends, sqliteBackend } from '../helpers/storage.js';
 import { atlasDoc } from './documents.js';
-import { liveConfig, makeContext, serveJson, startSourceServer, testClock, type SourceServer, type TestClock } from './support.js';
+import { liveConfig, makeContext, refusal, serveJson, startSourceServer, testClock, type SourceServer, type TestClock } from './support.js';
 
 /** Documents the source switches between: different values, different market sets, a unicode name. */
 const DOCUMENTS = [
@@ -81,25 +80,24 @@ async function expectSameAsBuilt(ctx: DataContext, params: QueryParams): Promise
   return again;
 }
 
-async function refusal(promise: Promise<unknown>) {
+/** A fresh SQLite store and a source server serving the first money-market document, for `body`. */
+async function withMoneyMarketSource(body: (env: { server: SourceServer; clock: TestClock; ctx: DataContext }) => Promise<void>): Promise<void> {
+  const opened = await sqliteBackend.open();
+  const server = await startSourceServer();
   try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(QueryValidationError);
-    return (error as QueryValidationError).body();
+    const clock = testClock('2026-09-25T12:00:00Z');
+    serveJson(server, 'money-market', DOCUMENTS[0]);
+    await body({ server, clock, ctx: makeContext(opened.storage, liveConfig(server), clock) });
+  } finally {
+    await server.close();
+    await opened.cleanup();
   }
-  throw new Error('expected a 422');
 }
 
 describe('answer cache', () => {
   it('answers the same bytes and tag as building the answer again, for any parameters, clock and snapshot', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 12 }), async (steps) => {
-      const opened = await sqliteBackend.open();
-      const server = await startSourceServer();
-      try {
-        const clock = testClock('2026-09-25T12:00:00Z');
-        serveJson(server, 'money-market', DOCUMENTS[0]);
-        const ctx = makeContext(opened.storage, liveConfig(server), clock);
+    await fc.assert(fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 12 }), (steps) =>
+      withMoneyMarketSource(async ({ server, clock, ctx }) => {
         const seen: Record<string, string[]> = {};
         for (const step of steps) {
           clock.advance(step.advance);
@@ -113,21 +111,12 @@ describe('answer cache', () => {
           if (!ids.includes(answer.snapshotId)) ids.push(answer.snapshotId);
           seen[step.raw.dataset as string] = ids;
         }
-      } finally {
-        await server.close();
-        await opened.cleanup();
-      }
-    }), { numRuns: 25 });
+      })), { numRuns: 25 });
   });
 
   it('gives a cached answer the tag of its bytes even when asked for the tag only', async () => {
     // A 304 decision reads the tag without the body: the tag must be the body's.
-    const opened = await sqliteBackend.open();
-    const server = await startSourceServer();
-    try {
-      const clock = testClock('2026-09-25T12:00:00Z');
-      serveJson(server, 'money-market', DOCUMENTS[0]);
-      const ctx = makeContext(opened.storage, liveConfig(server), clock);
+    await withMoneyMarketSource(async ({ clock, ctx }) => {
       const params = validateQuery({ dataset: 'money_market_history', limit: '5' });
       await answerQuery(ctx, params);
       for (const step of [0.001, 0.5, 10]) {
@@ -135,10 +124,7 @@ describe('answer cache', () => {
         const tagOnly = (await answerQuery(ctx, params)).etag;
         expect(tagOnly).toBe(`"${sha256Hex(await built(ctx, params))}"`);
       }
-    } finally {
-      await server.close();
-      await opened.cleanup();
-    }
+    });
   });
 
   it('forgets the least recently used answers beyond its byte budget', () => {

@@ -3,26 +3,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, MIN_SNAPSHOT_PIN_HOURS } from '../../src/core/config.js';
 import { sha256Hex } from '../../src/core/hash.js';
 import { encodeDataBody } from '../../src/data/encode.js';
-import { QueryValidationError } from '../../src/data/errors.js';
 import { listDatasets, listSnapshots, queryDataset, sweep, type DataContext, type QueryResult } from '../../src/data/service.js';
 import { SWEEP_PROOF_US } from '../../src/data/snapshots.js';
 import { storeBlob } from '../../src/funding/archive.js';
 import type { Storage } from '../../src/storage/storage.js';
 import { backends } from '../helpers/storage.js';
 import { atlasDoc } from './documents.js';
-import { liveConfig, makeContext, serveJson, startSourceServer, testClock, type SourceServer, type TestClock } from './support.js';
+import { liveConfig, makeContext, refusal, serveJson, startSourceServer, testClock, type SourceServer, type TestClock } from './support.js';
 
 const shaOf = (result: QueryResult) => (result.sources[0] as { content_sha256: string }).content_sha256;
-
-async function refusal(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(QueryValidationError);
-    return (error as QueryValidationError).body();
-  }
-  throw new Error('expected a 422');
-}
 
 for (const backend of backends) {
   describe(`data snapshots on ${backend.name}`, () => {

@@ -2,10 +2,12 @@
 // serves source documents (with failures on demand), contexts on real stores, and a JSON
 // pointer resolver to check rows against the stored documents.
 import http from 'node:http';
+import { expect } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { defaultConfig, SOURCE_KEYS, type Config, type SourceKey } from '../../src/core/config.js';
 import { parseUtcTimestamp, type Instant } from '../../src/core/time.js';
 import { createDataContext, type DataContext, type DataDeps } from '../../src/data/service.js';
+import { QueryValidationError } from '../../src/data/errors.js';
 import { Limiter } from '../../src/data/limiter.js';
 import type { Storage } from '../../src/storage/storage.js';
 import type { ProjectionInput } from '../../src/data/projections/types.js';
@@ -155,4 +157,15 @@ export function inputFor(dataset: DatasetId, document: unknown, key: SourceKey =
   };
   const adapter = buildRegistry(defaultConfig()).get(key).adapter;
   return { document, base, reported: sourceReported(adapter, document, TEST_URL, base.content_sha256!) };
+}
+
+/** The one 422 body a promise is refused with; fails the test when it is not refused so. */
+export async function refusal(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(QueryValidationError);
+    return (error as QueryValidationError).body();
+  }
+  throw new Error('expected a 422');
 }

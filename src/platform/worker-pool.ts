@@ -11,6 +11,16 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 
+/**
+ * The transfer list that moves `bytes` to another thread without a copy: its ArrayBuffer when
+ * the view owns all of it; undefined for a slice of a shared buffer (Buffer's pool for
+ * small bodies), which must be copied instead.
+ */
+export function transferListOf(bytes: Uint8Array): ArrayBuffer[] | undefined {
+  const { buffer } = bytes;
+  return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength ? [buffer] : undefined;
+}
+
 export class PoolFullError extends Error {
   constructor() {
     super('the worker pool queue is full');

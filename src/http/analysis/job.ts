@@ -34,22 +34,23 @@ export interface JobTiming {
 
 export type JobOutcome = ({ ok: true; body: Uint8Array } | { ok: false; failure: JobFailure }) & { timing: JobTiming };
 
-const clock = () => performance.timeOrigin + performance.now();
+/** Milliseconds since the epoch at sub-millisecond resolution, comparable across threads. */
+export const epochMs = (): number => performance.timeOrigin + performance.now();
 
 /** Runs one job to its response bytes or a failure that can cross a thread boundary. */
 export function runJob(job: AnalysisJob): JobOutcome {
-  const timing: JobTiming = { started: clock(), read: NaN, computed: NaN, ended: NaN };
+  const timing: JobTiming = { started: epochMs(), read: NaN, computed: NaN, ended: NaN };
   try {
     const parsed = parseStrictJson(job.bytes);
-    timing.read = clock();
+    timing.read = epochMs();
     const body = runAnalysisToolEncoded(job.tool, parsed, (result) => {
-      timing.computed = clock();
+      timing.computed = epochMs();
       return encodePythonBodyBytes(result);
     });
-    timing.ended = clock();
+    timing.ended = epochMs();
     return { ok: true, body, timing };
   } catch (error) {
-    timing.ended = clock();
+    timing.ended = epochMs();
     return { ok: false, failure: describeFailure(error), timing };
   }
 }

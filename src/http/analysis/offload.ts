@@ -6,8 +6,8 @@
 import diagnostics from 'node:diagnostics_channel';
 import { AppError, CoreErrors } from '../../core/errors.js';
 import type { Config } from '../../core/config.js';
-import { createWorkerPool, PoolFullError, type WorkerPool } from '../../platform/worker-pool.js';
-import { failureError, type AnalysisJob, type JobOutcome, type JobTiming } from './job.js';
+import { createWorkerPool, PoolFullError, transferListOf, type WorkerPool } from '../../platform/worker-pool.js';
+import { epochMs, failureError, type AnalysisJob, type JobOutcome, type JobTiming } from './job.js';
 
 /**
  * Waiting job bytes beyond which a new request is refused (bodies are already in memory):
@@ -41,11 +41,9 @@ export interface JobTimeline extends JobTiming {
   settled: number;
 }
 
-const clock = () => performance.timeOrigin + performance.now();
-
 function publish(tool: string, bytes: number, submitted: number, outcome: JobOutcome): void {
   if (!jobTimeline.hasSubscribers) return;
-  const timeline: JobTimeline = { tool, bytes, submitted, ...outcome.timing, settled: clock() };
+  const timeline: JobTimeline = { tool, bytes, submitted, ...outcome.timing, settled: epochMs() };
   jobTimeline.publish(timeline);
 }
 
@@ -77,7 +75,7 @@ export function createAnalysisRunner(config: Pick<Config, 'analysisWorkers' | 'a
   if (config.analysisWorkers === 0) {
     return {
       run: async (tool, bytes) => {
-        const submitted = clock();
+        const submitted = epochMs();
         const outcome = inline({ tool, bytes });
         publish(tool, bytes.byteLength, submitted, outcome);
         return settle(outcome);
@@ -98,12 +96,10 @@ export function createAnalysisRunner(config: Pick<Config, 'analysisWorkers' | 'a
         });
         pools.set(key, pool);
       }
-      const submitted = clock();
+      const submitted = epochMs();
       const size = bytes.byteLength;
       try {
-        // A slice of a shared buffer (Buffer's pool for small bodies) is copied instead.
-        const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-        const outcome = await pool.run({ tool, bytes }, size, owned ? [bytes.buffer] : undefined);
+        const outcome = await pool.run({ tool, bytes }, size, transferListOf(bytes));
         publish(tool, size, submitted, outcome);
         return settle(outcome);
       } catch (error) {

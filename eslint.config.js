@@ -15,7 +15,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.ts', 'bin/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.ts', 'bin/*.js', 'bench/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
@@ -52,7 +52,7 @@ export default tseslint.config(
   },
   {
     // Plain JavaScript (the launcher, this file): no type information to check against.
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
   {
@@ -61,7 +61,7 @@ export default tseslint.config(
     languageOptions: { sourceType: 'module', globals: { ...globals.browser, uPlot: 'readonly' } },
   },
   {
-    files: ['bin/*.js'],
+    files: ['bin/*.js', 'bench/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
   {

@@ -9,13 +9,15 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { sha256Hex } from '../src/core/hash.js';
-import { parseUtcTimestamp } from '../src/core/time.js';
-import { buildApp } from '../src/http/app.js';
-import { openSqliteStorage } from '../src/storage/sqlite.js';
 import { atlasDoc } from '../test/data/documents.js';
 import { liveConfig, serveJson, startSourceServer } from '../test/data/support.js';
 import { portOf, serveUntilDisconnect } from './_child.js';
+import { serviceModule } from './_service.js';
+
+const { sha256Hex } = await serviceModule<typeof import('../src/core/hash.js')>('core/hash');
+const { parseUtcTimestamp } = await serviceModule<typeof import('../src/core/time.js')>('core/time');
+const { buildApp } = await serviceModule<typeof import('../src/http/app.js')>('http/app');
+const { openSqliteStorage } = await serviceModule<typeof import('../src/storage/sqlite.js')>('storage/sqlite');
 
 const role = process.argv[2];
 

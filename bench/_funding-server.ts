@@ -7,15 +7,17 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { defaultConfig } from '../src/core/config.js';
-import { sha256Hex } from '../src/core/hash.js';
-import { buildApp } from '../src/http/app.js';
-import { captureOnce } from '../src/funding/capture.js';
-import { currentEvidence, latestBody } from '../src/funding/latest.js';
-import { openSqliteStorage } from '../src/storage/sqlite.js';
 import { instant, liveConfig, startPublisherServer } from '../test/funding/support.js';
 import { answerCpuQueries, portOf, serveUntilDisconnect } from './_child.js';
 import { recordAnalysisPhases } from './_phases.js';
+import { serviceModule } from './_service.js';
+
+const { defaultConfig } = await serviceModule<typeof import('../src/core/config.js')>('core/config');
+const { sha256Hex } = await serviceModule<typeof import('../src/core/hash.js')>('core/hash');
+const { buildApp } = await serviceModule<typeof import('../src/http/app.js')>('http/app');
+const { captureOnce } = await serviceModule<typeof import('../src/funding/capture.js')>('funding/capture');
+const { currentEvidence, latestBody } = await serviceModule<typeof import('../src/funding/latest.js')>('funding/latest');
+const { openSqliteStorage } = await serviceModule<typeof import('../src/storage/sqlite.js')>('storage/sqlite');
 
 const role = process.argv[2];
 

@@ -1,11 +1,8 @@
 // Starts bench/_poster.ts: `clients` clients posting the maximum spectral request to the
 // service on `port` from a process of their own. Resolves once the first analysis came
 // back; `stop` ends the posting and resolves with the status counts.
-import { fork } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { forkChild } from './_fork.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 
 export interface Posters {
   bodyBytes: number;
@@ -13,7 +10,7 @@ export interface Posters {
 }
 
 export async function startPosters(port: number, clients: number): Promise<Posters> {
-  const poster = fork(path.join(here, '_poster.ts'), [String(port), String(clients)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const poster = forkChild('_poster.ts', [String(port), String(clients)]);
   const next = () => new Promise<Record<string, unknown>>((resolve) => poster.once('message', (m) => resolve(m as Record<string, unknown>)));
   const { bodyBytes } = (await next()) as { bodyBytes: number };
   return {

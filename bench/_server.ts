@@ -3,11 +3,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defaultConfig } from '../src/core/config.js';
-import { nowInstant } from '../src/core/time.js';
-import { buildApp } from '../src/http/app.js';
-import { openSqliteStorage } from '../src/storage/sqlite.js';
 import { portOf, serveUntilDisconnect } from './_child.js';
+import { serviceModule } from './_service.js';
+
+const { defaultConfig } = await serviceModule<typeof import('../src/core/config.js')>('core/config');
+const { nowInstant } = await serviceModule<typeof import('../src/core/time.js')>('core/time');
+const { buildApp } = await serviceModule<typeof import('../src/http/app.js')>('http/app');
+const { openSqliteStorage } = await serviceModule<typeof import('../src/storage/sqlite.js')>('storage/sqlite');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
 const storage = await openSqliteStorage({ file: path.join(dir, 'evidence.db') });

@@ -8,10 +8,9 @@
 //              process (default configuration): body upload, strict JSON parse,
 //              validation, compute, encoding and download.
 // Usage: npm run bench -- analysis [--quick] [--only market,spectral,…]
-import { fork } from 'node:child_process';
+import { forkChild } from './_fork.js';
+import { SERVICE_BUILD_NOTE } from './_service.js';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { encodePythonBody, parseStrictJson } from '../src/core/json.js';
 import { compileValidator } from '../src/analysis/validate.js';
@@ -119,16 +118,14 @@ export default async function run(args: string[]): Promise<void> {
 
   // The server runs in its own process: the in-process timings below block this event
   // loop for seconds, which would otherwise trip the server's load shedding.
-  const server = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), '_server.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const server = forkChild('_server.ts', []);
   const port = await new Promise<number>((resolve, reject) => {
     server.once('message', (m) => resolve((m as { port: number }).port));
     server.once('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
   });
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 1 });
 
+  console.log(SERVICE_BUILD_NOTE);
   console.log(`node ${process.version}, ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}; times in ms (p50 / p90)`);
   const header = ['operation', 'input', 'request', 'response', 'read', 'validate', 'compute', 'of which digest', 'encode', 'http end-to-end'];
   const rows: string[][] = [header];

@@ -8,11 +8,11 @@
 // from the server process around the run): on a shared machine that figure moves much
 // less than requests/s, so its ratios are printed too. The load average is printed first.
 // Usage: npm run bench -- data [--duration 10] [--connections 10]
-import { fork, type ChildProcess } from 'node:child_process';
+import { forkChild } from './_fork.js';
+import { SERVICE_BUILD_NOTE } from './_service.js';
+import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -23,7 +23,6 @@ interface CannonResult {
 type Cannon = (options: Record<string, unknown>) => Promise<CannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 
 function option(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(`--${name}`);
@@ -31,7 +30,7 @@ function option(args: string[], name: string, fallback: number): number {
 }
 
 function start(args: string[], body?: Buffer): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(path.join(here, '_data-server.ts'), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = forkChild('_data-server.ts', args);
   if (body) child.send(body.toString('base64'));
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, ...(m as { port: number }) }));
@@ -86,6 +85,7 @@ export default async function run(args: string[]): Promise<void> {
     const bareUrl = `http://127.0.0.1:${bare.port}/`;
     const fastifyUrl = `http://127.0.0.1:${fastify.port}/`;
 
+    console.log(SERVICE_BUILD_NOTE);
     console.log(`data query benchmark: 200 rows, body ${body.length} bytes, ${connections} connections, ${duration} s per run, autocannon, Node ${process.version}`);
     console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPU(s)`);
     for (const url of [base, pinnedUrl, bareUrl, fastifyUrl]) await autocannon({ url, duration: 2, connections });

@@ -12,11 +12,11 @@
 // p50/p99 is the figure (goal p99 ≤ 20 ms). The posting clients run in a process of their
 // own (`--posters-in-process` puts them beside autocannon, as bench/load.ts does).
 // Usage: npm run bench -- funding [--duration 10] [--connections 32] [--mixed] [--only-mixed] [--posters-in-process]
-import { fork, type ChildProcess } from 'node:child_process';
+import { forkChild } from './_fork.js';
+import { SERVICE_BUILD_NOTE } from './_service.js';
+import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { seriesRequest } from '../test/helpers/analysis-requests.js';
 import { startPosters } from './_posters.js';
@@ -30,7 +30,6 @@ interface CannonResult {
 type Cannon = (options: Record<string, unknown>) => Promise<CannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 
 function option(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(`--${name}`);
@@ -40,7 +39,7 @@ function option(args: string[], name: string, fallback: number): number {
 interface Child { child: ChildProcess; port: number; checksMs?: number }
 
 function start(args: string[]): Promise<Child> {
-  const child = fork(path.join(here, '_funding-server.ts'), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = forkChild('_funding-server.ts', args);
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, ...(m as { port: number; checksMs?: number }) }));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
@@ -121,6 +120,7 @@ export default async function run(args: string[]): Promise<void> {
     if (first.status !== 200) throw new Error(`latest answered ${first.status}: ${await first.text()}`);
     const body = Buffer.from(await first.arrayBuffer());
     const etag = first.headers.get('etag')!;
+    console.log(SERVICE_BUILD_NOTE);
     console.log(`funding latest benchmark: body ${body.length} bytes, ${connections} connections, ${duration} s per run, autocannon, Node ${process.version}, ${os.availableParallelism()} cores, load average at start ${load()}`);
     if (!onlyMixed) {
       const bare = await start(['bare', body.toString('base64')]);

@@ -6,7 +6,9 @@
 //   - every analysis size: end-to-end HTTP median against the compute median in process;
 //   - peak RSS of the service process (worker threads included).
 // Usage: npm run bench -- load [--duration 5] [--connections 32] [--burst 256] [--no-write]
-import { fork, type ChildProcess } from 'node:child_process';
+import { forkChild } from './_fork.js';
+import { SERVICE_BUILD, SERVICE_BUILD_NOTE } from './_service.js';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -39,7 +41,7 @@ function option(args: string[], name: string, fallback: number): number {
 type Child = { child: ChildProcess; port: number };
 function start(args: string[]): Promise<Child> {
   // The V8 setting `npm start` runs the service with (package.json).
-  const child = fork(path.join(here, '_funding-server.ts'), args, { execArgv: ['--max-semi-space-size=4', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = forkChild('_funding-server.ts', args, ['--max-semi-space-size=4']);
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, port: (m as { port: number }).port }));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
@@ -189,6 +191,7 @@ export default async function run(args: string[]): Promise<void> {
 
     const f = results.funding as Record<string, { rps: number; p50: number; p99: number } | number>;
     const line = (name: string, r: { rps: number; p50: number; p99: number }) => `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms`;
+    console.log(SERVICE_BUILD_NOTE);
     console.log(`load benchmark: Node ${process.version}, ${os.availableParallelism()} cores, load average ${os.loadavg()[0].toFixed(1)}, ${connections} connections, ${duration} s per run`);
     console.log(line('evidence-desk latest 200', f.latest_200 as never));
     console.log(line('bare node:http 200', f.bare_200 as never));
@@ -213,7 +216,7 @@ export default async function run(args: string[]): Promise<void> {
     const rss = results.rss as { maxRssMiB: number };
     console.log(`service peak RSS over the whole run: ${rss.maxRssMiB.toFixed(0)} MiB (goal ≤ 200)`);
     if (!args.includes('--no-write')) {
-      fs.writeFileSync(path.join(here, 'results.json'), `${JSON.stringify({ measured_at: new Date().toISOString(), ...results }, null, 2)}\n`);
+      fs.writeFileSync(path.join(here, 'results.json'), `${JSON.stringify({ measured_at: new Date().toISOString(), service_build: SERVICE_BUILD, ...results }, null, 2)}\n`);
       console.log('written to bench/results.json');
     }
   } finally {

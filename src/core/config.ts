@@ -303,11 +303,17 @@ function assign(config: Config, key: SettingSpec['key'], value: unknown): void {
 }
 
 /**
+ * Read by the command's launcher (bin/build.js), not by the service: `EVIDENCE_FROM_SOURCE=1`
+ * runs the TypeScript sources even when a current build exists.
+ */
+export const LAUNCHER_SETTINGS = ['EVIDENCE_FROM_SOURCE'] as const;
+
+/**
  * Builds the configuration from the environment, then flags (flags win). `flags` maps a
  * setting key to the raw flag text as given on the command line.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<Record<SettingSpec['key'], string>> = {}): Config {
-  const known = new Set(SETTINGS.map((s) => s.env));
+  const known = new Set([...SETTINGS.map((s) => s.env), ...LAUNCHER_SETTINGS]);
   const unknown = Object.keys(env).filter((name) => name.startsWith('EVIDENCE_') && !known.has(name));
   if (unknown.length > 0) {
     throw new ConfigError(`unknown setting ${unknown.sort().join(', ')}; known EVIDENCE_* settings: ${[...known].filter((k) => k.startsWith('EVIDENCE_')).join(', ')}`);

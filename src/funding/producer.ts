@@ -10,6 +10,10 @@ import { sha256Hex } from '../core/hash.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const extension = path.extname(fileURLToPath(import.meta.url)) || '.ts';
+// The TypeScript sources are hashed whenever they are present, also when the compiled
+// build (dist/, made from exactly these files) runs: a packet's manifest then names the
+// same modules and hashes whichever of the two captured it.
+const sourceDir = path.join(root, 'src', 'funding');
 
 /** Modules (relative to src/funding) whose behaviour shapes packet content. */
 const PRODUCER_MODULES = [
@@ -26,7 +30,8 @@ export function producerModulesSha256(): Record<string, string> {
   if (modules) return modules;
   const out: Record<string, string> = {};
   for (const name of PRODUCER_MODULES) {
-    const file = path.join(here, `${name}${extension}`);
+    const source = path.join(sourceDir, `${name}.ts`);
+    const file = fs.existsSync(source) ? source : path.join(here, `${name}${extension}`);
     try {
       out[path.relative(root, file).split(path.sep).join('/')] = sha256Hex(fs.readFileSync(file));
     } catch {

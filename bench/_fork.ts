@@ -1,0 +1,13 @@
+// How the measuring process starts a benchmark child (bench/_<name>.ts) with an IPC channel:
+// through _launch.mjs, so the service modules it loads (_service.ts) run as `npm start`
+// runs them.
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Forks bench/<file> with `args`; `execArgv` holds V8 settings (for example the ones `npm start` uses). */
+export function forkChild(file: string, args: readonly string[], execArgv: readonly string[] = []): ChildProcess {
+  return fork(path.join(here, '_launch.mjs'), [path.join(here, file), ...args], { execArgv: [...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}

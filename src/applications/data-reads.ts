@@ -22,7 +22,7 @@ import type { Caller } from './credential.js';
 import { utcDate } from './days.js';
 import { AGGREGATE_COUNT_CAP, COMPLETIONS_PER_UTC_DAY } from './measure.js';
 import { measuredClass } from './measure.js';
-import { purgeOncePerDay, usageRetentionCutoff } from './retention.js';
+import { purgedOn, purgeOncePerDay, usageRetentionCutoff } from './retention.js';
 import type { TrafficClass, UsageOutcome } from './tables.js';
 import { EXCLUDED_TRAFFIC_CLASSES, hasExclusionHeader, type HeaderBag } from './traffic.js';
 
@@ -60,9 +60,24 @@ const lastPurge = new WeakMap<object, string>();
 
 export type DataReadResult = DataReadOutcome | 'unavailable';
 
+/**
+ * recordDataRead without waiting, for the reads that need no store round trip: nothing to
+ * count, or an anonymous read on a date whose purges already ran on this store handle.
+ * Undefined when the full (asynchronous) recordDataRead has to run.
+ */
+export function recordDataReadNow(ctx: ApplicationContext, event: DataReadEvent): DataReadResult | undefined {
+  if (!event.eligible && !event.notModified) return 'not_eligible';
+  if (event.caller.kind !== 'anonymous') return undefined;
+  const today = utcDate(event.at ?? ctx.clock());
+  if (!purgedOn(ctx.storage, today) || lastPurge.get(ctx.storage) !== today) return undefined;
+  const outcome: UsageOutcome = event.notModified ? 'data_query_not_modified' : 'data_query';
+  return countAnonymous(ctx.storage, today, measuredClass(event.caller, event.excluded), outcome) ? 'aggregate_or_duplicate' : 'unavailable';
+}
+
 /** Records one read; `unavailable` only when the buffered anonymous counts cannot be written (a failed keyed write rejects). */
 export async function recordDataRead(ctx: ApplicationContext, event: DataReadEvent): Promise<DataReadResult> {
-  if (!event.eligible && !event.notModified) return 'not_eligible';
+  const now = recordDataReadNow(ctx, event);
+  if (now !== undefined) return now;
   const today = utcDate(event.at ?? ctx.clock());
   const trafficClass = measuredClass(event.caller, event.excluded);
   await purgeOncePerDay(ctx.storage, today);

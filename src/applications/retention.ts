@@ -52,6 +52,11 @@ export async function purgeExpired(db: Kysely<Database>, today: string): Promise
 
 const lastPurgeDay = new WeakMap<Storage, string>();
 
+/** True once purgeOncePerDay has run for `today` on this store handle (later calls would do nothing). */
+export function purgedOn(storage: Storage, today: string): boolean {
+  return lastPurgeDay.get(storage) === today;
+}
+
 /** Purges (keys, usage and the browser events' 30 dates) once per UTC date per store handle; later calls on the same date do nothing. */
 export async function purgeOncePerDay(storage: Storage, today: string): Promise<void> {
   if (lastPurgeDay.get(storage) === today) return;

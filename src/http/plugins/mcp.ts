@@ -3,12 +3,14 @@
 // raw and parsed strictly here (src/mcp/envelope.ts) so parse errors answer JSON-RPC
 // -32700 and each member of a batch stands alone; the shell's body limit and load
 // shedding apply as on every route. Sessions are not used: GET and DELETE answer 405.
+//
+// The MCP SDK (and the schema library it validates messages with) is loaded on the first
+// POST /mcp, not at start: it is tens of MiB resident that a service nobody asks over MCP
+// never needs.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, CoreErrors } from '../../core/errors.js';
-import { encodeReply, screenBody, strictArgumentsOf, type RpcErrorReply, type Screened } from '../../mcp/envelope.js';
-import { createMcpServer } from '../../mcp/server.js';
+import type { RpcErrorReply, Screened } from '../../mcp/envelope.js';
 import type { McpToolContext } from '../../mcp/tools.js';
 import { dataContextFor } from '../data-context.js';
 import type { AppDeps } from '../deps.js';
@@ -31,6 +33,18 @@ export function toolContextOf(deps: AppDeps): McpToolContext {
   return { config: deps.config, storage: deps.storage, clock: deps.clock, data: () => dataContextFor(deps) };
 }
 
+/** The modules that need the SDK, loaded once on first use. */
+type McpRuntime = typeof import('../../mcp/envelope.js') & typeof import('../../mcp/server.js') & typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
+let runtime: Promise<McpRuntime> | undefined;
+function mcpRuntime(): Promise<McpRuntime> {
+  runtime ??= Promise.all([
+    import('../../mcp/envelope.js'),
+    import('../../mcp/server.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+  ]).then(([envelope, server, transport]) => ({ ...envelope, ...server, ...transport }));
+  return runtime;
+}
+
 export interface McpPluginOptions {
   deps: AppDeps;
   tools: McpToolContext;
@@ -47,14 +61,15 @@ export const mcpPlugin: FastifyPluginAsync<McpPluginOptions> = async (app, optio
 
   app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
     corsHeaders(reply);
-    const screened = screenBody(request.body as Buffer);
+    const mcp = await mcpRuntime();
+    const screened = mcp.screenBody(request.body as Buffer);
     if (!screened.ok) return sendJson(reply, screened.status, screened.reply);
     const forwarded = screened.messages.flatMap((m) => (m.kind === 'message' ? [m] : []));
-    const outcome: SdkOutcome = forwarded.length > 0 ? await runSdk(request, options.tools, forwarded, screened.batch) : { ok: true, replies: [] };
+    const outcome: SdkOutcome = forwarded.length > 0 ? await runSdk(mcp, request, options.tools, forwarded, screened.batch) : { ok: true, replies: [] };
     if (!outcome.ok) return sendJson(reply, outcome.status, outcome.body);
     const replies = ordered(screened.messages, outcome.replies);
     if (replies.length === 0) return reply.code(202).send();
-    const body = screened.batch ? `[${replies.map((r) => encodeReply(r)).join(', ')}]` : encodeReply(replies[0]);
+    const body = screened.batch ? `[${replies.map((r) => mcp.encodeReply(r)).join(', ')}]` : mcp.encodeReply(replies[0]);
     return reply.code(200).header('content-type', 'application/json').send(body);
   });
 
@@ -77,14 +92,14 @@ function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyRe
 type SdkOutcome = { ok: true; replies: { id?: RequestId }[] } | { ok: false; status: number; body: unknown };
 
 /** Hands the screened messages to a fresh stateless SDK server and collects its replies. */
-async function runSdk(request: FastifyRequest, tools: McpToolContext, messages: Extract<Screened, { kind: 'message' }>[], batch: boolean): Promise<SdkOutcome> {
+async function runSdk(mcp: McpRuntime, request: FastifyRequest, tools: McpToolContext, messages: Extract<Screened, { kind: 'message' }>[], batch: boolean): Promise<SdkOutcome> {
   const byId = new Map<RequestId, unknown>();
   for (const m of messages) {
-    const strict = strictArgumentsOf(m.strict);
+    const strict = mcp.strictArgumentsOf(m.strict);
     if ('id' in m.message && m.message.id !== undefined && strict.found) byId.set(m.message.id, strict.value);
   }
-  const server = createMcpServer(tools, (id) => (byId.has(id) ? { found: true, value: byId.get(id) } : { found: false }));
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const server = mcp.createMcpServer(tools, (id) => (byId.has(id) ? { found: true, value: byId.get(id) } : { found: false }));
+  const transport = new mcp.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
     const headers = new Headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' });

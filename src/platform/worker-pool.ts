@@ -40,12 +40,25 @@ export interface PoolOptions {
   resourceLimits?: ResourceLimits;
 }
 
+/**
+ * Room held for a task whose input is still arriving (a request body being received): it
+ * counts as a waiting task of its size, so admission is decided before the bytes are read.
+ */
+export interface Reservation {
+  readonly bytes: number;
+  /** Gives the room back; does nothing once released or used by `run`. */
+  release(): void;
+}
+
 export interface WorkerPool<In, Out> {
   /**
    * Runs `input` on a worker. Buffers listed in `transfer` move to the worker when it
-   * starts the task (no copy) and are unusable here from then on.
+   * starts the task (no copy) and are unusable here from then on. With a live
+   * `reservation` the task was admitted already and is queued whatever the load now.
    */
-  run(input: In, bytes: number, transfer?: readonly ArrayBuffer[]): Promise<Out>;
+  run(input: In, bytes: number, transfer?: readonly ArrayBuffer[], reservation?: Reservation): Promise<Out>;
+  /** Room for a task of `bytes` whose input is on its way, or undefined when `run` would refuse it. */
+  reserve(bytes: number): Reservation | undefined;
   /** Tasks waiting for a worker (running ones not included). */
   readonly queued: number;
   close(): Promise<void>;
@@ -75,7 +88,30 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
   const slots: Slot<In, Out>[] = [];
   const queue: Task<In, Out>[] = [];
   let queuedBytes = 0;
+  // Reservations still held: tasks on their way, counted as if they were waiting.
+  const held = new Set<Reservation>();
+  let heldBytes = 0;
   let closed = false;
+
+  const drop = (reservation: Reservation): boolean => {
+    if (!held.delete(reservation)) return false;
+    heldBytes -= reservation.bytes;
+    return true;
+  };
+
+  /**
+   * Whether a task of `bytes` is admitted: it finds a worker free (counting the tasks
+   * queued or on their way ahead of it), or a place in the queue within its count and byte
+   * bounds (a task that would wait alone is always admitted).
+   */
+  const admits = (bytes: number): boolean => {
+    const free = options.size - slots.filter((s) => s.task !== undefined).length;
+    const ahead = queue.length + held.size;
+    if (ahead < free) return true;
+    const waitingAhead = ahead - free;
+    if (waitingAhead >= options.maxQueue) return false;
+    return waitingAhead === 0 || queuedBytes + heldBytes + bytes <= options.maxQueueBytes;
+  };
 
   const dispatch = (slot: Slot<In, Out>) => {
     const task = queue.shift();
@@ -120,13 +156,19 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
     get queued() {
       return queue.length;
     },
-    run(input, bytes, transfer) {
+    reserve(bytes) {
+      if (closed || !admits(bytes)) return undefined;
+      const reservation: Reservation = { bytes, release: () => void drop(reservation) };
+      held.add(reservation);
+      heldBytes += bytes;
+      return reservation;
+    },
+    run(input, bytes, transfer, reservation) {
       if (closed) return Promise.reject(new Error('the worker pool is closed'));
       while (slots.length < options.size) slots.push(spawn());
       const idle = slots.find((s) => s.task === undefined);
-      if (!idle && (queue.length >= options.maxQueue || (queue.length > 0 && queuedBytes + bytes > options.maxQueueBytes))) {
-        return Promise.reject(new PoolFullError());
-      }
+      const admitted = reservation !== undefined && drop(reservation);
+      if (!admitted && !admits(bytes)) return Promise.reject(new PoolFullError());
       return new Promise<Out>((resolve, reject) => {
         queue.push({ input, bytes, transfer, resolve, reject });
         queuedBytes += bytes;
@@ -137,6 +179,8 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
       closed = true;
       for (const task of queue.splice(0)) task.reject(new Error('the worker pool is closed'));
       queuedBytes = 0;
+      held.clear();
+      heldBytes = 0;
       const all = slots.splice(0);
       for (const slot of all) slot.task?.reject(new Error('the worker pool is closed'));
       await Promise.all(all.map((s) => s.worker.terminate()));

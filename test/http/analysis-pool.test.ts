@@ -1,6 +1,8 @@
 // Group A runs on a worker pool with a bounded queue: the same bytes as on the event loop,
 // a full queue answered at once with 503 `overloaded` + Retry-After, other routes answered
 // while an analysis computes, and a dead worker costing only its own request.
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { closeAnalysisPools } from '../../src/http/analysis/offload.js';
@@ -103,5 +105,41 @@ describe('analysis on the worker pool', () => {
       expect(answers[i].statusCode, url).toBe(200);
       if (i < 2 || i === 3) expect(answers[i].rawPayload.equals((await post(inline, url, body)).rawPayload), url).toBe(true);
     }
+  });
+
+  it('refuses a request whose body would not fit before reading a byte of it, and gives the room back when a sender goes away', async () => {
+    const a = await app(1, 0);
+    await a.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = a.server.address() as AddressInfo;
+    const head = (length: number) => `POST /v1/spectral/assess HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+    const connect = () => new Promise<net.Socket>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => resolve(socket));
+    });
+    const firstAnswer = (socket: net.Socket) => new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+        if (text.includes('\r\n\r\n')) resolve(text);
+      });
+    });
+    // A sends its headers and a little of a 1 MB body: the one worker's room is its.
+    const slow = await connect();
+    slow.write(head(1_000_000) + '{"series": [');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // B states a body that cannot be taken: answered now, with nothing of its body sent.
+    const refused = await connect();
+    const answer = firstAnswer(refused);
+    refused.write(head(2_000_000));
+    const text = await answer;
+    expect(text.startsWith('HTTP/1.1 503')).toBe(true);
+    expect(text.toLowerCase()).toContain('retry-after: 1');
+    expect(text).toContain('"overloaded"');
+    refused.destroy();
+    // A gives up: its room comes back, and the next request is served.
+    slow.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const body = JSON.stringify(seriesRequest({ series: 2, points: 64 }));
+    const served = await fetch(`http://127.0.0.1:${port}/v1/spectral/assess`, { method: 'POST', body, headers: JSON_HEADERS });
+    expect(served.status).toBe(200);
   });
 });

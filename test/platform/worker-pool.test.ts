@@ -41,3 +41,60 @@ describe('worker pool transfers', () => {
     expect(timing.computed).toBeLessThanOrEqual(timing.ended);
   });
 });
+
+describe('worker pool reservations', () => {
+  const small = () =>
+    createWorkerPool<AnalysisJob, JobOutcome>({
+      file: new URL('../../src/http/analysis/worker.ts', import.meta.url),
+      size: 1,
+      maxQueue: 1,
+      maxQueueBytes: 100,
+      resourceLimits: WORKER_HEAP,
+    });
+
+  it('counts a reserved task as waiting, so admission is decided before its input exists', async () => {
+    const p = small();
+    try {
+      const running = p.reserve(10);
+      const waiting = p.reserve(10);
+      expect(running).toBeDefined();
+      expect(waiting).toBeDefined();
+      // One on its way to the worker, one to the queue: the queue is full.
+      expect(p.reserve(10)).toBeUndefined();
+      running!.release();
+      running!.release();
+      const again = p.reserve(10);
+      expect(again).toBeDefined();
+      expect(p.reserve(10)).toBeUndefined();
+      waiting!.release();
+      again!.release();
+      // Bytes: a task that would wait alone is admitted whatever its size; a second one must fit.
+      const first = p.reserve(60);
+      const alone = p.reserve(500);
+      expect(first && alone).toBeDefined();
+      first!.release();
+      alone!.release();
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('runs a task whose room was reserved even when the pool is full now, and gives the room back once used', async () => {
+    const p = small();
+    try {
+      const bytes = Buffer.from(JSON.stringify(seriesRequest({ series: 2, points: 64 })));
+      const mine = p.reserve(bytes.byteLength)!;
+      const other = p.reserve(bytes.byteLength)!;
+      expect(p.reserve(1)).toBeUndefined();
+      const outcome = await p.run({ tool: 'market_assessment', bytes }, bytes.byteLength, undefined, mine);
+      expect(outcome.ok).toBe(true);
+      // `mine` was used by run (releasing it again changes nothing); `other` still holds its place.
+      mine.release();
+      expect(p.reserve(1)).toBeDefined();
+      expect(p.reserve(1)).toBeUndefined();
+      other.release();
+    } finally {
+      await p.close();
+    }
+  });
+});

@@ -1,16 +1,18 @@
 // Where group A computations run: on a pool of worker threads sized by
 // `analysisWorkers` (the cores less one by default, so the event loop keeps a core) with a queue of `analysisQueue` waiting
 // requests, so a funding or data read never waits behind a large analysis. A full queue
-// is answered at once with 503 `overloaded` and Retry-After, never held in memory.
+// is answered at once with 503 `overloaded` and Retry-After, never held in memory: a body
+// that states its length reserves its room before it is read (`reserve`), so under
+// overload the refused requests' bodies are never buffered.
 // With `analysisWorkers: 0` the same job runs on the event loop.
 import diagnostics from 'node:diagnostics_channel';
 import { AppError, CoreErrors } from '../../core/errors.js';
 import type { Config } from '../../core/config.js';
-import { createWorkerPool, PoolFullError, transferListOf, type WorkerPool } from '../../platform/worker-pool.js';
+import { createWorkerPool, PoolFullError, transferListOf, type Reservation, type WorkerPool } from '../../platform/worker-pool.js';
 import { epochMs, failureError, type AnalysisJob, type JobOutcome, type JobTiming } from './job.js';
 
 /**
- * Waiting job bytes beyond which a new request is refused (bodies are already in memory):
+ * Waiting job bytes (bodies queued, or reserved while they arrive) beyond which a new request is refused:
  * four maximum-size bodies (7.3 MB each) besides the running one, about half a second of
  * work for one worker.
  */
@@ -53,7 +55,18 @@ export interface AnalysisRunner {
    * hands `bytes` over: a buffer that owns its whole ArrayBuffer moves to the worker
    * without a copy and is empty here afterwards.
    */
-  run(tool: string, bytes: Uint8Array): Promise<Uint8Array>;
+  run(tool: string, bytes: Uint8Array, reservation?: Reservation): Promise<Uint8Array>;
+  /**
+   * Room for a request body of `bytes` before it is read; throws 503 `overloaded` when the
+   * pool would refuse it. Release it if the body never reaches `run`.
+   */
+  reserve(bytes: number): Reservation;
+}
+
+const UNBOUNDED: Reservation = { bytes: 0, release: () => undefined };
+
+function overloaded(): AppError {
+  return new AppError(CoreErrors.overloaded, 'every analysis worker is busy and the waiting queue is full; retry shortly', { headers: { 'retry-after': '1' } });
 }
 
 // One pool per process and setting, shared by every app built in it (tests build many):
@@ -80,34 +93,43 @@ export function createAnalysisRunner(config: Pick<Config, 'analysisWorkers' | 'a
         publish(tool, bytes.byteLength, submitted, outcome);
         return settle(outcome);
       },
+      // On the event loop nothing waits in a queue: there is nothing to reserve.
+      reserve: () => UNBOUNDED,
     };
   }
   const key = `${config.analysisWorkers}/${config.analysisQueue}`;
+  const poolOf = () => {
+    let pool = pools.get(key);
+    if (!pool) {
+      pool = createWorkerPool<AnalysisJob, JobOutcome>({
+        file: new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+        size: config.analysisWorkers,
+        maxQueue: config.analysisQueue,
+        maxQueueBytes: MAX_QUEUED_BYTES,
+        resourceLimits: WORKER_HEAP,
+      });
+      pools.set(key, pool);
+    }
+    return pool;
+  };
   return {
-    async run(tool, bytes) {
-      let pool = pools.get(key);
-      if (!pool) {
-        pool = createWorkerPool<AnalysisJob, JobOutcome>({
-          file: new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
-          size: config.analysisWorkers,
-          maxQueue: config.analysisQueue,
-          maxQueueBytes: MAX_QUEUED_BYTES,
-          resourceLimits: WORKER_HEAP,
-        });
-        pools.set(key, pool);
-      }
+    async run(tool, bytes, reservation) {
+      const pool = poolOf();
       const submitted = epochMs();
       const size = bytes.byteLength;
       try {
-        const outcome = await pool.run({ tool, bytes }, size, transferListOf(bytes));
+        const outcome = await pool.run({ tool, bytes }, size, transferListOf(bytes), reservation);
         publish(tool, size, submitted, outcome);
         return settle(outcome);
       } catch (error) {
-        if (error instanceof PoolFullError) {
-          throw new AppError(CoreErrors.overloaded, 'every analysis worker is busy and the waiting queue is full; retry shortly', { headers: { 'retry-after': '1' } });
-        }
+        if (error instanceof PoolFullError) throw overloaded();
         throw error;
       }
+    },
+    reserve(bytes) {
+      const reservation = poolOf().reserve(bytes);
+      if (!reservation) throw overloaded();
+      return reservation;
     },
   };
 }

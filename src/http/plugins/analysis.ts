@@ -26,6 +26,7 @@ import { ToolErrors } from '../../analysis/tools/errors.js';
 import { MAX_RPC_BATCH } from '../../mcp/limits.js';
 import type { RouteContract } from '../contract.js';
 import { createAnalysisRunner, type AnalysisRunner } from '../analysis/offload.js';
+import type { Reservation } from '../../platform/worker-pool.js';
 import { runJob } from '../analysis/job.js';
 import { receiveBody } from '../analysis/body.js';
 import { healthBody } from '../health.js';
@@ -107,7 +108,7 @@ async function answerTool(runner: AnalysisRunner, request: FastifyRequest, reply
   const tool = analysisToolSpec(name)?.name ?? 'unknown';
   let body: Uint8Array;
   try {
-    body = await runner.run(name, request.body as Buffer);
+    body = await runner.run(name, request.body as Buffer, reserved.get(request));
   } catch (error) {
     // A body that is not strict JSON is refused before the tool runs: no activation.
     if (error instanceof JsonSyntaxError) throw error;
@@ -116,6 +117,24 @@ async function answerTool(runner: AnalysisRunner, request: FastifyRequest, reply
   }
   request.log.info({ tool, outcome: 'success', surface: 'rest', origin }, 'tool activation');
   return sendJson(reply, body);
+}
+
+/** The worker-pool room each request with a stated body length holds until it is answered. */
+const reserved = new WeakMap<FastifyRequest, Reservation>();
+
+/**
+ * Reserves room on the pool for a POST body of stated length before a byte of it is read,
+ * or refuses the request at once (503 `overloaded`): under overload the refused bodies are
+ * never buffered, so memory stays bounded whatever the number of clients. The room goes
+ * back when the answer is out or the connection ends, if the job did not take it.
+ */
+function reserveBodyRoom(runner: AnalysisRunner, request: FastifyRequest, reply: FastifyReply): void {
+  if (request.method !== 'POST') return;
+  const declared = Number(request.headers['content-length']);
+  if (!Number.isInteger(declared) || declared <= 0 || declared > request.routeOptions.bodyLimit) return;
+  const reservation = runner.reserve(declared);
+  reserved.set(request, reservation);
+  reply.raw.once('close', reservation.release);
 }
 
 export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
@@ -144,6 +163,15 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
     });
   });
   const runner = createAnalysisRunner(deps.config, runJob);
+  app.addHook('onRequest', (request, reply, done) => {
+    try {
+      reserveBodyRoom(runner, request, reply);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
+  });
 
   const operations: ReadonlyArray<[RouteContract, AnalysisToolName]> = [
     ...ANALYSIS_TOOLS.map((c): [RouteContract, AnalysisToolName] => [c, c.operationId]),

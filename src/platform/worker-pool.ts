@@ -38,6 +38,12 @@ export interface PoolOptions {
   maxQueueBytes: number;
   /** V8 heap sizes of each worker (Node's defaults when absent). */
   resourceLimits?: ResourceLimits;
+  /**
+   * How long a reservation holds its room (ms; unbounded when absent). A task whose input
+   * takes longer to arrive is admitted by `run` like one that reserved nothing, so slow
+   * senders cannot keep the room from everyone else.
+   */
+  reservationMs?: number;
 }
 
 /**
@@ -88,13 +94,15 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
   const slots: Slot<In, Out>[] = [];
   const queue: Task<In, Out>[] = [];
   let queuedBytes = 0;
-  // Reservations still held: tasks on their way, counted as if they were waiting.
-  const held = new Set<Reservation>();
+  // Reservations still held (with their expiry timers): tasks on their way, counted as if they were waiting.
+  const held = new Map<Reservation, NodeJS.Timeout | undefined>();
   let heldBytes = 0;
   let closed = false;
 
   const drop = (reservation: Reservation): boolean => {
-    if (!held.delete(reservation)) return false;
+    if (!held.has(reservation)) return false;
+    clearTimeout(held.get(reservation));
+    held.delete(reservation);
     heldBytes -= reservation.bytes;
     return true;
   };
@@ -159,7 +167,8 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
     reserve(bytes) {
       if (closed || !admits(bytes)) return undefined;
       const reservation: Reservation = { bytes, release: () => void drop(reservation) };
-      held.add(reservation);
+      const expiry = options.reservationMs === undefined ? undefined : setTimeout(reservation.release, options.reservationMs).unref();
+      held.set(reservation, expiry);
       heldBytes += bytes;
       return reservation;
     },
@@ -179,6 +188,7 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
       closed = true;
       for (const task of queue.splice(0)) task.reject(new Error('the worker pool is closed'));
       queuedBytes = 0;
+      for (const expiry of held.values()) clearTimeout(expiry);
       held.clear();
       heldBytes = 0;
       const all = slots.splice(0);

@@ -43,14 +43,31 @@ describe('worker pool transfers', () => {
 });
 
 describe('worker pool reservations', () => {
-  const small = () =>
+  const small = (reservationMs?: number) =>
     createWorkerPool<AnalysisJob, JobOutcome>({
       file: new URL('../../src/http/analysis/worker.ts', import.meta.url),
       size: 1,
       maxQueue: 1,
       maxQueueBytes: 100,
       resourceLimits: WORKER_HEAP,
+      reservationMs,
     });
+
+  it('lets a reservation hold its room only for its time, so a slow sender cannot keep it', async () => {
+    const p = small(40);
+    try {
+      const slow = p.reserve(10)!;
+      expect(p.reserve(10)).toBeDefined();
+      expect(p.reserve(10)).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      // Both expired: the room is free again, and the late task is admitted like any other.
+      expect(p.reserve(10)).toBeDefined();
+      const bytes = Buffer.from(JSON.stringify(seriesRequest({ series: 2, points: 64 })));
+      expect((await p.run({ tool: 'market_assessment', bytes }, bytes.byteLength, undefined, slow)).ok).toBe(true);
+    } finally {
+      await p.close();
+    }
+  });
 
   it('counts a reserved task as waiting, so admission is decided before its input exists', async () => {
     const p = small();

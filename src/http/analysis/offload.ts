@@ -30,6 +30,14 @@ export const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
 export const WORKER_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 12 } as const;
 
 /**
+ * How long a request body that stated its length keeps its reserved room while it arrives:
+ * a maximum body (7.3 MB) needs ~6 s at 10 Mbit/s and milliseconds on a LAN. A body slower
+ * than this is admitted (or refused) when complete, as one without Content-Length is, so a
+ * client trickling bytes holds the queue for at most this long.
+ */
+export const RESERVATION_MS = 5_000;
+
+/**
  * Each finished job's timeline, for whoever subscribes (the load benchmark): when it was
  * submitted, its steps on the worker (or inline) and when its outcome was back on the event
  * loop; milliseconds since the epoch. Publishing costs nothing without a subscriber.
@@ -107,6 +115,7 @@ export function createAnalysisRunner(config: Pick<Config, 'analysisWorkers' | 'a
         maxQueue: config.analysisQueue,
         maxQueueBytes: MAX_QUEUED_BYTES,
         resourceLimits: WORKER_HEAP,
+        reservationMs: RESERVATION_MS,
       });
       pools.set(key, pool);
     }

@@ -2,6 +2,7 @@
 // service on `port` from a process of their own. Resolves once the first analysis came
 // back; `stop` ends the posting and resolves with the status counts.
 import { forkChild } from './_fork.js';
+
 export interface Posters {
   bodyBytes: number;
   stop(): Promise<Record<string, number>>;

@@ -70,8 +70,14 @@ export function recordDataReadNow(ctx: ApplicationContext, event: DataReadEvent)
   if (event.caller.kind !== 'anonymous') return undefined;
   const today = utcDate(event.at ?? ctx.clock());
   if (!purgedOn(ctx.storage, today) || lastPurge.get(ctx.storage) !== today) return undefined;
-  const outcome: UsageOutcome = event.notModified ? 'data_query_not_modified' : 'data_query';
-  return countAnonymous(ctx.storage, today, measuredClass(event.caller, event.excluded), outcome) ? 'aggregate_or_duplicate' : 'unavailable';
+  return countAnonymousRead(ctx, today, event);
+}
+
+const outcomeOf = (event: DataReadEvent): UsageOutcome => (event.notModified ? 'data_query_not_modified' : 'data_query');
+
+/** An anonymous read joins the in-memory batch of aggregates. */
+function countAnonymousRead(ctx: ApplicationContext, today: string, event: DataReadEvent): DataReadResult {
+  return countAnonymous(ctx.storage, today, measuredClass(event.caller, event.excluded), outcomeOf(event)) ? 'aggregate_or_duplicate' : 'unavailable';
 }
 
 /** Records one read; `unavailable` only when the buffered anonymous counts cannot be written (a failed keyed write rejects). */
@@ -85,7 +91,7 @@ export async function recordDataRead(ctx: ApplicationContext, event: DataReadEve
     await ctx.storage.db.deleteFrom('data_reads').where('day', '<', usageRetentionCutoff(today)).execute();
     lastPurge.set(ctx.storage, today);
   }
-  const outcome: UsageOutcome = event.notModified ? 'data_query_not_modified' : 'data_query';
+  const outcome = outcomeOf(event);
   const bump = (db: typeof ctx.storage.db) =>
     db
       .insertInto('aggregates')
@@ -98,9 +104,7 @@ export async function recordDataRead(ctx: ApplicationContext, event: DataReadEve
       .execute();
 
   const caller = event.caller;
-  if (caller.kind === 'anonymous') {
-    return countAnonymous(ctx.storage, today, trafficClass, outcome) ? 'aggregate_or_duplicate' : 'unavailable';
-  }
+  if (caller.kind === 'anonymous') return countAnonymousRead(ctx, today, event);
   return ctx.storage.serialized(DATA_READS_LOCK, async (trx) => {
     await bump(trx);
     const seen = await trx.updateTable('applications').set({ last_seen_day: today }).where('id', '=', caller.applicationId).executeTakeFirst();

@@ -59,7 +59,7 @@ export function purgedOn(storage: Storage, today: string): boolean {
 
 /** Purges (keys, usage and the browser events' 30 dates) once per UTC date per store handle; later calls on the same date do nothing. */
 export async function purgeOncePerDay(storage: Storage, today: string): Promise<void> {
-  if (lastPurgeDay.get(storage) === today) return;
+  if (purgedOn(storage, today)) return;
   await purgeExpired(storage.db, today);
   await purgeBrowserEvents(storage.db, today);
   lastPurgeDay.set(storage, today);

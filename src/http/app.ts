@@ -19,6 +19,9 @@ import { loggerOptions, pathOnly } from './logging.js';
 import { createEdge } from './edge.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
 
+export const MAX_QUERY_LENGTH = 1024;
+export const MAX_GUARDED_HEADER = 1024;
+
 const CREDENTIAL_PARAMS = ['token', 'api_key', 'apikey', 'access_token', 'key'];
 // The same names in a raw query: without `%` or `+` a name reads exactly as written, so
 // this scan decides without decoding (URLSearchParams runs only when something is encoded).
@@ -53,8 +56,6 @@ function guardRefusal(request: FastifyRequest): AppError | undefined {
   }
   return undefined;
 }
-export const MAX_QUERY_LENGTH = 1024;
-export const MAX_GUARDED_HEADER = 1024;
 
 interface KnownRoute {
   method: string;

@@ -65,6 +65,8 @@ export interface QueryAnswer {
   etag: string;
   bytes(): Buffer;
   measurement: AnswerMeasurement;
+  /** For a chosen snapshot: the clock (µs) up to which the same query is sure to get this answer again. */
+  standsUntilUs?: number;
 }
 
 export interface AnswerKeyParams {

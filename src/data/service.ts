@@ -32,7 +32,7 @@ import { buildRegistry, fixedFacts, type SourceRegistry } from './registry.js';
 import { prefixedSha } from './retrieval.js';
 import { createSampleFetch } from './samples.js';
 import { rowColumns, type DatasetEntry, type QueryResult, type Release, type SnapshotList, type SourceRecord } from './schemas.js';
-import { Snapshots, type ServedSnapshot } from './snapshots.js';
+import { Snapshots, SWEEP_PROOF_US, type ServedSnapshot } from './snapshots.js';
 import { findRetrievals, newestSnapshot, pageSnapshots, snapshotAtOrBefore, snapshotLinks } from './store.js';
 import { sweepDataStore, type SweepReport } from './sweep.js';
 import { validateQuery, validateSnapshotList, type QueryParams, type RawQuery } from './validate.js';
@@ -187,7 +187,10 @@ export async function answerQuery(ctx: DataContext, params: QueryParams): Promis
       : jsonEntry(head, tail, sources, served.pinned ? 'fixed' : 'live', measurement);
     ctx.answers.set(key, entry);
   }
-  return answerOf(entry, served.state.row.snapshotId, served.pinned, () => cachesNow(ctx, served));
+  const answer = answerOf(entry, served.state.row.snapshotId, served.pinned, () => cachesNow(ctx, served));
+  // A chosen snapshot is answered from its rows until a sweep may have removed it (snapshots.ts).
+  if (served.pinned) answer.standsUntilUs = served.state.row.createdAtUs + SWEEP_PROOF_US;
+  return answer;
 }
 
 /** `/sources`: the source_health table with default paging; query parameters are ignored. */

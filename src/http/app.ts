@@ -2,7 +2,7 @@
 // with `inject` and the CLI decides where it listens. Groups are plugins; the shell owns
 // body parsing, error shapes, unknown routes, 405s, load shedding, docs and privacy.
 
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyRequest } from 'fastify';
 import underPressure from '@fastify/under-pressure';
 import swagger from '@fastify/swagger';
@@ -16,7 +16,8 @@ import { groupErrorHandler, sendError, type ErrorShape } from './errors.js';
 import { GROUPS, type GroupDefinition } from './groups.js';
 import { MCP_MOUNTS, mcpPlugin, toolContextOf } from './plugins/mcp.js';
 import { loggerOptions, pathOnly } from './logging.js';
-import { createEdge } from './edge.js';
+import { createEdge, securityHeaders } from './edge.js';
+import { Revalidation } from './revalidation.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
 
 export const MAX_QUERY_LENGTH = 1024;
@@ -118,6 +119,16 @@ async function mountGroup(app: FastifyInstance, group: GroupDefinition, mount: s
   );
 }
 
+/** Puts the revalidation answers in front of Fastify's request listener (app.inject() does not pass here). */
+function answerRevalidationsFirst(server: Server, revalidation: Revalidation): void {
+  const routed = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (revalidation.tryAnswer(req, res)) return;
+    for (const listener of routed) listener.call(server, req, res);
+  });
+}
+
 export interface BuildOptions {
   /** The groups to serve; every group by default (tests pass their own). */
   groups?: readonly GroupDefinition[];
@@ -148,6 +159,13 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   // First of all hooks: security headers on every answer, guards refusals included.
   edge.install(app);
+  let pressured = (): boolean => false;
+  const revalidation = new Revalidation({
+    security: securityHeaders(config),
+    log: app.log,
+    refusing: () => edge.isClosing() || pressured(),
+  });
+  app.decorate('revalidation', revalidation);
   // Objects are sent as JSON.stringify writes them: a response schema documents and is
   // checked by the contract test, but never strips, reorders or coerces a body. Group A
   // and B bodies are pre-encoded bytes and are not serialised at all.
@@ -214,6 +232,8 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
     });
   }
 
+  if (app.hasDecorator('isUnderPressure')) pressured = () => app.isUnderPressure();
+
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -239,5 +259,6 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   for (const mount of MCP_MOUNTS) await app.register(mcpPlugin, { prefix: mount, deps, tools });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  answerRevalidationsFirst(app.server, revalidation);
   return app;
 }

@@ -72,6 +72,8 @@ export interface Edge {
   install(app: FastifyInstance): void;
   /** Security headers, and `Connection: close` after an upgrade request, for a reply written outside the hooks. */
   prepare(raw: IncomingMessage, reply: FastifyReply): void;
+  /** True once the instance has begun to shut down (requests then get `shutting_down`). */
+  isClosing(): boolean;
 }
 
 export function createEdge(config: EdgeConfig): Edge {
@@ -197,6 +199,7 @@ export function createEdge(config: EdgeConfig): Edge {
       clientErrorHandler: onClientError,
     },
     prepare,
+    isClosing: () => closing,
     install(app) {
       app.addHook('onRoute', (route) => {
         for (const method of Array.isArray(route.method) ? route.method : [route.method]) methods.add(String(method).toUpperCase());

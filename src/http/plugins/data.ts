@@ -7,7 +7,7 @@
 // body; every other failure keeps the evidence error shape.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../../core/errors.js';
-import { recordDataRead, recordDataReadNow, hasDataExclusionHeader } from '../../applications/data-reads.js';
+import { recordDataRead, recordDataReadNow, hasDataExclusionHeader, type DataReadEvent } from '../../applications/data-reads.js';
 import type { ApplicationContext } from '../../applications/context.js';
 import { resolveCaller } from '../../applications/credential.js';
 import { sha256Hex } from '../../core/hash.js';
@@ -53,6 +53,8 @@ interface Representation {
   headers?: Record<string, string>;
   /** Measures the answer once 200 or 304 is decided: the measurement header, at once when no store write is needed. */
   measure?: (notModified: boolean) => string | Promise<string>;
+  /** Given the headers set before the measurement, for an answer later revalidations may get without the router. */
+  remember?: (etag: string, headers: readonly (readonly [string, string])[]) => void;
 }
 
 /**
@@ -63,11 +65,11 @@ interface Representation {
 function sendTagged(request: FastifyRequest, reply: FastifyReply, rep: Representation): FastifyReply | Promise<FastifyReply> {
   const etag = rep.etag ?? `"${sha256Hex(typeof rep.bytes === 'function' ? rep.bytes() : rep.bytes)}"`;
   const notModified = ifNoneMatchMatches(request.headers['if-none-match'], etag);
-  reply.header('etag', etag);
-  reply.header('cache-control', rep.cacheControl);
-  reply.header('vary', 'Origin');
-  if (rep.snapshotId) reply.header(SNAPSHOT_HEADER, rep.snapshotId);
-  if (rep.headers) for (const [name, value] of Object.entries(rep.headers)) reply.header(name, value);
+  const headers: [string, string][] = [['etag', etag], ['cache-control', rep.cacheControl], ['vary', 'Origin']];
+  if (rep.snapshotId) headers.push([SNAPSHOT_HEADER, rep.snapshotId]);
+  if (rep.headers) headers.push(...Object.entries(rep.headers));
+  for (const [name, value] of headers) reply.header(name, value);
+  rep.remember?.(etag, headers);
   const finish = (measurement?: string) => {
     if (measurement !== undefined) reply.header(MEASUREMENT_HEADER, measurement);
     reply.type(rep.type);
@@ -94,6 +96,11 @@ function measureQuery(deps: AppDeps, request: FastifyRequest, answer: AnswerMeas
     if (now !== undefined) return now;
   }
   return measureQueryFully(app, request, answer, notModified);
+}
+
+/** What measureQuery records for a 304 to a client revalidation.ts lets through: anonymous, no traffic-class header. */
+function anonymousRevalidation(answer: AnswerMeasurement): DataReadEvent {
+  return { caller: { kind: 'anonymous' }, excluded: false, eligible: answer.eligible, notModified: true, digest: answer.digest };
 }
 
 async function measureQueryFully(app: ApplicationContext, request: FastifyRequest, answer: AnswerMeasurement, notModified: boolean): Promise<string> {
@@ -163,15 +170,23 @@ export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, op
     // An answer from a chosen snapshot never changes, so caches may keep it and revalidate.
     const cacheControl = answer.pinned ? REVALIDATE : NO_STORE;
     const measure = (notModified: boolean) => measureQuery(deps, request, answer.measurement, notModified);
-    const tagged = { bytes: answer.bytes, etag: answer.etag, cacheControl, snapshotId: answer.snapshotId, measure };
-    if (params.format === 'csv') {
-      return sendTagged(request, reply, {
-        ...tagged,
-        type: 'text/csv; charset=utf-8',
-        headers: { 'content-disposition': `attachment; filename="${params.dataset}.csv"` },
+    const csv = params.format === 'csv';
+    const type = csv ? 'text/csv; charset=utf-8' : JSON_TYPE;
+    const standsUntilUs = answer.standsUntilUs;
+    const remember = standsUntilUs === undefined || request.method !== 'GET'
+      ? undefined
+      : (etag: string, headers: readonly (readonly [string, string])[]) => app.revalidation.remember(request.raw.url ?? '', {
+        etag,
+        headers,
+        revalidate: () => {
+          if (Number(deps.clock()) >= standsUntilUs) return undefined;
+          const measured = recordDataReadNow(deps, anonymousRevalidation(answer.measurement));
+          return measured === undefined ? undefined : [MEASUREMENT_HEADER, measured, 'content-type', type];
+        },
       });
-    }
-    return sendTagged(request, reply, { ...tagged, type: JSON_TYPE });
+    const tagged = { bytes: answer.bytes, etag: answer.etag, cacheControl, snapshotId: answer.snapshotId, measure, type, remember };
+    if (csv) return sendTagged(request, reply, { ...tagged, headers: { 'content-disposition': `attachment; filename="${params.dataset}.csv"` } });
+    return sendTagged(request, reply, tagged);
   });
 
   serveRoute(app, options, DataSnapshots, async (request, reply) =>

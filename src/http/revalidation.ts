@@ -52,21 +52,29 @@ const LOGS_REQUESTS = new Set(['info', 'debug', 'trace']);
 export class Revalidation {
   private readonly entries = new Map<string, { answer: RememberedAnswer; head: string[] }>();
   private readonly maxEntries: number;
+  private readonly security: string[];
   private nextId = 0;
   /** Revalidations answered here (for tests and benchmarks). */
   answered = 0;
 
   constructor(private readonly options: RevalidationOptions) {
     this.maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    this.security = Object.entries(options.security).flat();
   }
 
-  /** Records the answer the route gave for `url` (the raw request target). */
+  /**
+   * Records the answer the route gave for `url` (the raw request target). The route
+   * promises that while `etag` is its tag for this URL, the fixed headers are the same.
+   */
   remember(url: string, answer: RememberedAnswer): void {
-    if (!this.entries.has(url) && this.entries.size >= this.maxEntries) {
+    const known = this.entries.get(url);
+    // One URL with one tag is one answer (the routes' promise): nothing to record again.
+    if (known?.answer.etag === answer.etag) return;
+    if (known === undefined && this.entries.size >= this.maxEntries) {
       // The oldest recorded URL makes room: a map iterates in insertion order.
       this.entries.delete(this.entries.keys().next().value as string);
     }
-    const head = Object.entries(this.options.security).flat();
+    const head = [...this.security];
     for (const [name, value] of answer.headers) head.push(name, value);
     this.entries.set(url, { answer, head });
   }

@@ -48,12 +48,16 @@ export function recordReadUsageNow(deps: AppDeps, reply: FastifyReply, identity:
     return 'false';
   }
   if (identity.caller.kind !== 'anonymous') return undefined;
-  // Summed in memory and written about once a second (applications/anonymous-counts.ts).
-  const day = utcDate(deps.clock());
-  const healthy = countAnonymous(deps.storage, day, measuredClass(identity.caller, identity.excluded), outcome);
-  const recorded: UsageRecorded = healthy ? 'false' : 'unavailable';
+  const recorded = countAnonymousRead(deps, identity.excluded, outcome);
   reply.header(USAGE_RECORDED_HEADER, recorded);
   return recorded;
+}
+
+/** Counts one anonymous read; its `X-Usage-Recorded` value ('false': anonymous reads are aggregates). */
+export function countAnonymousRead(deps: AppDeps, excluded: boolean, outcome: UsageOutcome): UsageRecorded {
+  // Summed in memory and written about once a second (applications/anonymous-counts.ts).
+  const day = utcDate(deps.clock());
+  return countAnonymous(deps.storage, day, measuredClass({ kind: 'anonymous' }, excluded), outcome) ? 'false' : 'unavailable';
 }
 
 /**

@@ -12,9 +12,13 @@ import { srfWithAmount } from './support.js';
 const CHECK_SECONDS = Number(CHANGE_CHECK_INTERVAL_US) / 1e6;
 const REVERIFY_SECONDS = Number(REVERIFY_INTERVAL_US) / 1e6;
 
-for (const backend of backends) {
-  describe(`the in-memory current packet on ${backend.name}`, () => {
-    const h = useFundingHarness({ backend });
+// Over a socket as well: there revalidations of the current packet are answered ahead of
+// the router (src/http/revalidation.ts), and every bound below must hold for them too.
+const transports = [{ name: 'app.inject()', overSocket: false }, { name: 'a socket', overSocket: true }];
+
+for (const backend of backends) for (const transport of transports) {
+  describe(`the in-memory current packet on ${backend.name}, read through ${transport.name}`, () => {
+    const h = useFundingHarness({ backend, overSocket: transport.overSocket });
 
     const revision = async () => Number((await h.storage.db.selectFrom('funding_revision').select('revision').executeTakeFirstOrThrow()).revision);
 
@@ -51,6 +55,10 @@ for (const backend of backends) {
       const cached = await h.get('/v1/funding/latest');
       expect(cached.statusCode).toBe(200);
       expect(cached.headers.etag).toBe(first.headers.etag);
+      const answeredAhead = h.app.revalidation.answered;
+      expect((await h.get('/v1/funding/latest', { 'if-none-match': first.headers.etag as string })).statusCode).toBe(304);
+      // Over a socket that revalidation did not need the router.
+      expect(h.app.revalidation.answered).toBe(answeredAhead + (transport.overSocket ? 1 : 0));
       expect((await h.get(`/packets/${id}/observations.csv`)).rawPayload.equals(csv)).toBe(true);
 
       h.clock.advance(CHECK_SECONDS / 2);
@@ -72,36 +80,47 @@ for (const backend of backends) {
       await h.storage.db.updateTable('funding_revision').set({ revision: counter }).where('id', '=', 1).execute();
 
       h.clock.advance(CHECK_SECONDS);
-      expect((await h.get('/v1/funding/latest')).statusCode).toBe(200);
+      const etag = (await h.get('/v1/funding/latest')).headers.etag as string;
       h.clock.advance(REVERIFY_SECONDS - CHECK_SECONDS);
-      const res = await h.get('/v1/funding/latest', { 'if-none-match': '*' });
-      expect(res.statusCode).toBe(503);
-      expect(res.json().code).toBe('artifact_verification_failed');
+      for (const tag of [etag, '*']) {
+        const res = await h.get('/v1/funding/latest', { 'if-none-match': tag });
+        expect(res.statusCode).toBe(503);
+        expect(res.json().code).toBe('artifact_verification_failed');
+      }
     });
 
     it('judges freshness per request against the clock: the cached packet turns stale without any store change', async () => {
       await h.captured();
-      expect((await h.get('/v1/funding/latest')).statusCode).toBe(200);
+      const etag = (await h.get('/v1/funding/latest')).headers.etag as string;
+      expect((await h.get('/v1/funding/latest', { 'if-none-match': etag })).statusCode).toBe(304);
       const store = await revision();
       h.clock.advance(h.config.freshnessLimit + 1);
-      const res = await h.get('/v1/funding/latest', { 'if-none-match': '*' });
-      expect(res.statusCode).toBe(503);
-      expect(res.json().code).toBe('evidence_stale');
+      for (const tag of ['*', etag]) {
+        const res = await h.get('/v1/funding/latest', { 'if-none-match': tag });
+        expect(res.statusCode).toBe(503);
+        expect(res.json().code).toBe('evidence_stale');
+      }
       expect(await revision()).toBe(store);
     });
 
     it('drops the cache when a capture through the same store handle is recorded, with no wait', async () => {
       h.server.documents.srf = { body: srfWithAmount(500000) };
       const p1 = await h.captured();
-      expect((await h.get('/v1/funding/latest')).json().packet_id).toBe(p1.packet_id);
+      const first = await h.get('/v1/funding/latest');
+      expect(first.json().packet_id).toBe(p1.packet_id);
+      const revalidate = { 'if-none-match': first.headers.etag as string };
+      expect((await h.get('/v1/funding/latest', revalidate)).statusCode).toBe(304);
       h.server.documents.srf = { body: srfWithAmount(0) };
       const p2 = await h.captured();
       expect(p2.packet_id).not.toBe(p1.packet_id);
-      expect((await h.get('/v1/funding/latest')).json().packet_id).toBe(p2.packet_id);
+      // A client revalidating the previous packet gets the new one at once.
+      const renewed = await h.get('/v1/funding/latest', revalidate);
+      expect(renewed.statusCode).toBe(200);
+      expect(renewed.json().packet_id).toBe(p2.packet_id);
 
       h.server.documents.srf = { status: 500, body: 'down' };
       await h.captured();
-      const failed = await h.get('/v1/funding/latest');
+      const failed = await h.get('/v1/funding/latest', { 'if-none-match': renewed.headers.etag as string });
       expect(failed.statusCode).toBe(503);
       expect(failed.json().code).toBe('latest_attempt_failed');
     });
@@ -138,10 +157,10 @@ for (const backend of backends) {
 
     it('answers 503 storage_unavailable when the change check cannot reach the store, never the cached packet past the bound', async () => {
       await h.captured();
-      expect((await h.get('/v1/funding/latest')).statusCode).toBe(200);
+      const etag = (await h.get('/v1/funding/latest')).headers.etag as string;
       await sql`drop table funding_revision`.execute(h.storage.db);
       h.clock.advance(CHECK_SECONDS);
-      const res = await h.get('/v1/funding/latest');
+      const res = await h.get('/v1/funding/latest', { 'if-none-match': etag });
       expect(res.statusCode).toBe(503);
       expect(res.json().code).toBe('storage_unavailable');
     });

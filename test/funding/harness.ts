@@ -3,6 +3,8 @@
 // on them, with capture and request helpers. `useFundingHarness` wraps it in
 // beforeEach/afterEach for a describe block.
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach } from 'vitest';
 import type { Config } from '../../src/core/config.js';
 import { captureOnce, type AttemptReport, type CaptureResult } from '../../src/funding/capture.js';
@@ -23,6 +25,11 @@ export interface HarnessOptions {
   config?: Partial<Config>;
   /** The store the app sees (e.g. one whose writes fail); captures always use the real one. */
   appStorage?: (storage: Storage) => Storage;
+  /**
+   * Requests go over a socket to the listening app instead of app.inject(), so they pass
+   * where a real client's do (revalidations answered ahead of the router among them).
+   */
+  overSocket?: boolean;
 }
 
 export interface CaptureOptions {
@@ -91,13 +98,32 @@ export async function openFundingHarness(options: HarnessOptions = {}): Promise<
       if (!result.ran) throw new Error('the capture did not run: another capture holds the lease');
       return result.attempt;
     },
-    get: (url, headers = {}) => t.app.inject({ method: 'GET', url, headers }),
+    get: options.overSocket ? await socketGet(t.app) : (url, headers = {}) => t.app.inject({ method: 'GET', url, headers }),
     async close() {
       await t.app.close();
       await server?.close();
       await opened.cleanup();
     },
   };
+}
+
+/** GET over a fresh connection to the app, listening from now on, answered in the shape inject() gives. */
+async function socketGet(app: FastifyInstance): Promise<FundingHarness['get']> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  return (url, headers = {}) => new Promise((resolve, reject) => {
+    const request = http.request({ host: '127.0.0.1', port, path: url, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const rawPayload = Buffer.concat(chunks);
+        const body = rawPayload.toString();
+        resolve({ statusCode: res.statusCode, headers: res.headers, rawPayload, body, payload: body, json: () => JSON.parse(body) } as unknown as LightMyRequestResponse);
+      });
+    });
+    request.on('error', reject);
+    request.end();
+  });
 }
 
 /**

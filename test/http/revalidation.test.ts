@@ -8,9 +8,11 @@ import fc from 'fast-check';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flushAnonymousCounts } from '../../src/applications/anonymous-counts.js';
+import { captureOnce } from '../../src/funding/capture.js';
 import { SWEEP_PROOF_US } from '../../src/data/snapshots.js';
 import { Revalidation, type RememberedAnswer } from '../../src/http/revalidation.js';
 import { movableClock } from '../applications/support.js';
+import { liveConfig, testClock } from '../funding/support.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { portOf } from '../helpers/raw-http.js';
 
@@ -172,6 +174,41 @@ describe('revalidations of a pinned query', () => {
     expect((await send(port, pinned, { 'if-none-match': etag })).status).toBe(304);
     expect((await send(port, pinned, { 'if-none-match': etag })).status).toBe(304);
     expect(answered()).toBe(before);
+  });
+});
+
+describe('revalidations of the current funding packet', () => {
+  let test: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    const clock = testClock('2026-11-20T15:30:00Z');
+    const offline = liveConfig('http://127.0.0.1:9', { mode: 'sample' });
+    test = await makeTestApp({ mode: 'sample', publisherBases: offline.publisherBases }, { clock });
+    const result = await captureOnce({ storage: test.storage, config: offline, clock });
+    if (!result.ran || result.attempt.packet_id === null) throw new Error('the sample capture made no packet');
+    await test.app.listen({ host: '127.0.0.1', port: 0 });
+    port = portOf(test.app);
+  });
+  afterAll(async () => test.close());
+
+  it('gets the router\'s own 304, header for header, at every mount of the route', async () => {
+    for (const path of ['/v1/funding/latest', '/funding-evidence/v1/funding/latest']) {
+      const first = await send(port, path);
+      expect(first.status).toBe(200);
+      const tag = first.headers.find((h) => h.startsWith('etag: '))!.slice(6);
+      const before = test.app.revalidation.answered;
+      const fast = await send(port, path, { 'if-none-match': tag });
+      expect(test.app.revalidation.answered).toBe(before + 1);
+      const routed = await test.app.inject({ method: 'GET', url: path, headers: { 'if-none-match': tag } });
+      expect(fast.status).toBe(304);
+      expect(routed.statusCode).toBe(304);
+      // The check instant follows the clock, which moves between the two.
+      const instantless = (list: string[]) => list.map((h) => h.replace(/^(x-evidence-checked-at: ).*/, '$1…'));
+      const routedHeaders = withoutConnectionHeaders(Object.entries(routed.headers).flatMap(([n, v]) => [n, String(v)]));
+      expect(instantless(fast.headers)).toEqual(instantless(routedHeaders));
+      expect(fast.headers.join('\n')).toMatch(/x-evidence-checked-at: \d{4}-\d{2}-\d{2}T[\d:.]+\+00:00\nx-usage-recorded: false/);
+    }
   });
 });
 

@@ -15,16 +15,16 @@ import { formatInstantOffset, type Instant } from '../../core/time.js';
 import { findPacket } from '../../funding/archive.js';
 import { changesBody, requirePacketId } from '../../funding/changes.js';
 import { historyBody } from '../../funding/history.js';
-import { currentEvidence, fromStorage, latestBody, verifiedOr503, type EncodedBody, type ReadConfig } from '../../funding/latest.js';
+import { currentEvidence, fromStorage, judgeCurrent, latestBody, verifiedOr503, type EncodedBody, type ReadConfig } from '../../funding/latest.js';
 import { PACKET_FILES, type PacketFile } from '../../funding/packet.js';
 import { FundingReadErrors } from '../../funding/read-errors.js';
 import { FUNDING_SOURCES_PAGE } from '../../funding/sources-page.js';
 import { verifyStoredPacket, type VerifiedPacket } from '../../funding/verify.js';
-import { storedCurrent } from '../../funding/current-cache.js';
+import { freshStoredCurrent, storedCurrent } from '../../funding/current-cache.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { FundingChanges, FundingHistory, FundingLatest, FundingPacketFile, FundingSourceTerms } from '../routes/funding.js';
-import { anonymousReader, flushUsageOnClose, identifyReader, recordReadUsage, recordReadUsageNow, type ReaderIdentity } from '../usage.js';
+import { anonymousReader, countAnonymousRead, flushUsageOnClose, identifyReader, recordReadUsage, recordReadUsageNow, USAGE_RECORDED_HEADER, type ReaderIdentity } from '../usage.js';
 
 const CORS: CorsPolicy = {
   methods: ['GET', 'POST', 'DELETE'],
@@ -50,6 +50,13 @@ interface ConditionalSend {
   now: Instant;
   /** Measured as a latest/changes read (history only identifies). */
   usage?: { identity: ReaderIdentity; packetId: string };
+  /** Given the fixed headers, for an answer later revalidations may get without the router. */
+  remember?: (headers: readonly (readonly [string, string])[]) => void;
+}
+
+/** The headers every latest/changes answer starts with: fixed for one body. */
+function readHeaders(etag: string): [string, string][] {
+  return [['etag', etag], ['cache-control', READ_CACHE_CONTROL], ['vary', 'Authorization, Origin']];
 }
 
 export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
@@ -73,9 +80,8 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
   const sendConditional = async (request: FastifyRequest, reply: FastifyReply, send: ConditionalSend) => {
     const { body, etag } = send.encoded;
     const notModified = ifNoneMatchMatches(request.headers['if-none-match'], etag);
-    reply.header('etag', etag);
-    reply.header('cache-control', READ_CACHE_CONTROL);
-    reply.header('vary', 'Authorization, Origin');
+    const fixed = readHeaders(etag);
+    for (const [name, value] of fixed) reply.header(name, value);
     reply.header('x-evidence-checked-at', formatInstantOffset(send.now));
     if (send.usage) {
       const outcome = notModified ? 'not_modified' : 'data_response';
@@ -86,16 +92,44 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
     } else {
       reply.header('x-usage-recorded', 'false');
     }
+    send.remember?.(fixed);
     reply.type('application/json');
     return notModified ? reply.code(304).send() : reply.code(200).send(body);
   };
+
+  /**
+   * What a revalidation of the current packet gets ahead of the router (revalidation.ts):
+   * the route's own checks (the cached state checked within its bound, the readiness
+   * judgement at this instant, the same body tag), then the anonymous count and the
+   * headers the route writes after its fixed ones.
+   */
+  const rememberLatest = (url: string, etag: string) => (headers: readonly (readonly [string, string])[]) => app.revalidation.remember(url, {
+    etag,
+    headers,
+    revalidate: () => {
+      const now = deps.clock();
+      const stored = freshStoredCurrent(storage, readConfig.mode, now);
+      if (stored === undefined) return undefined;
+      let packet: VerifiedPacket;
+      try {
+        packet = judgeCurrent(stored, readConfig, now).packet;
+      } catch {
+        return undefined;
+      }
+      if (latestBody(packet, sample).etag !== etag) return undefined;
+      const recorded = countAnonymousRead(deps, false, 'not_modified');
+      return ['x-evidence-checked-at', formatInstantOffset(now), USAGE_RECORDED_HEADER, recorded, 'content-type', 'application/json'];
+    },
+  });
 
   serveRoute(app, options, FundingLatest, async (request, reply) => {
     const now = deps.clock();
     // The common read (anonymous, packet checked within the last second) needs no wait.
     const identity = anonymousReader(request) ?? (await identifyReader(deps, request));
     const { packet } = await currentEvidence(storage, readConfig, now);
-    return sendConditional(request, reply, { encoded: latestBody(packet, sample), now, usage: { identity, packetId: packet.packetId } });
+    const encoded = latestBody(packet, sample);
+    const remember = request.method === 'GET' ? rememberLatest(request.raw.url ?? '', encoded.etag) : undefined;
+    return sendConditional(request, reply, { encoded, now, usage: { identity, packetId: packet.packetId }, remember });
   });
 
   serveRoute(app, options, FundingChanges, async (request, reply) => {

@@ -66,6 +66,7 @@ if (role === 'bare') {
       process.send?.({ maxRssMiB: process.resourceUsage().maxRSS / 1024, rssMiB: mib(rss), mainHeapMiB: mib(heapTotal), externalMiB: mib(external) });
     }
     if (m === 'phases') process.send?.({ phases: phases.splice(0) });
+    if (m === 'revalidated') process.send?.({ revalidated: app.revalidation.answered });
   });
   serveUntilDisconnect({ port: portOf(app.server.address()), checksMs }, async () => {
     await app.close();

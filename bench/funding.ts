@@ -12,7 +12,7 @@
 // p50/p99 is the figure (goal p99 ≤ 20 ms). The posting clients run in a process of their
 // own (`--posters-in-process` puts them beside autocannon, as bench/load.ts does).
 // Usage: npm run bench -- funding [--duration 10] [--connections 32] [--mixed] [--only-mixed] [--posters-in-process]
-import { forkChild } from './_fork.js';
+import { askChild, forkChild } from './_fork.js';
 import { SERVICE_BUILD_NOTE } from './_service.js';
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -132,7 +132,9 @@ export default async function run(args: string[]): Promise<void> {
       const rows: [string, Row][] = [];
       rows.push(['evidence-desk latest 200', await measure(service, latestUrl, {}, duration, connections, 200)]);
       rows.push(['bare node:http 200', await measure(bare, bareUrl, {}, duration, connections, 200)]);
+      const revalidatedBefore = await askChild<number>(service.child, 'revalidated', 'revalidated');
       rows.push(['evidence-desk latest 304', await measure(service, latestUrl, { 'if-none-match': etag }, duration, connections, 304)]);
+      const revalidated = (await askChild<number>(service.child, 'revalidated', 'revalidated')) - revalidatedBefore;
       rows.push(['bare node:http 304', await measure(bare, bareUrl, { 'if-none-match': etag }, duration, connections, 304)]);
       for (const [name, r] of rows) {
         console.log(`${name.padEnd(28)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   server CPU ${r.cpuUsPerRequest.toFixed(1).padStart(6)} µs/request`);
@@ -141,6 +143,7 @@ export default async function run(args: string[]): Promise<void> {
       const cpuRatio = (a: number, b: number) => rows[b][1].cpuUsPerRequest / rows[a][1].cpuUsPerRequest;
       console.log(`ratio evidence-desk / bare, requests/s: 200 ${ratio(0, 1).toFixed(3)}   304 ${ratio(2, 3).toFixed(3)}   (goal ≥ 0.5)`);
       console.log(`ratio bare / evidence-desk, CPU per request: 200 ${cpuRatio(0, 1).toFixed(3)}   304 ${cpuRatio(2, 3).toFixed(3)}`);
+      console.log(`evidence-desk 304s answered ahead of the router (src/http/revalidation.ts): ${revalidated}`);
       console.log(`read checks + body alone (in process, no HTTP, no usage recording): ${service.checksMs?.toFixed(4)} ms per request`);
       console.log(`load average at end ${load()}`);
     }

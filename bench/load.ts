@@ -8,7 +8,7 @@
 //     `evidence-desk serve --mode sample` process (what `npm run demo` runs, without the
 //     benchmark child's transpiler and fixtures) under the same mixed load.
 // Usage: npm run bench -- load [--duration 5] [--connections 32] [--burst 256] [--no-write]
-import { forkChild } from './_fork.js';
+import { askChild, forkChild } from './_fork.js';
 import { SERVICE_BUILD, SERVICE_BUILD_NOTE } from './_service.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -178,11 +178,15 @@ export default async function run(args: string[]): Promise<void> {
 
     const latest200 = await cannon(latestUrl, {}, duration, connections, 200);
     const bare200 = await cannon(bareUrl, {}, duration, connections, 200);
+    const revalidatedBefore = await askChild<number>(service.child, 'revalidated', 'revalidated');
     const latest304 = await cannon(latestUrl, { 'if-none-match': etag }, duration, connections, 304);
+    const revalidated = (await askChild<number>(service.child, 'revalidated', 'revalidated')) - revalidatedBefore;
     const bare304 = await cannon(bareUrl, { 'if-none-match': etag }, duration, connections, 304);
     results.funding = {
       latest_200: latest200, bare_200: bare200, ratio_200: latest200.rps / bare200.rps,
       latest_304: latest304, bare_304: bare304, ratio_304: latest304.rps / bare304.rps,
+      // How many of the service's 304s were answered ahead of its router (src/http/revalidation.ts).
+      latest_304_answered_ahead_of_router: revalidated,
     };
 
     results.burst = { service: await burst(service.port, burstSize), bare: await burst(bare.port, burstSize) };
@@ -244,6 +248,7 @@ export default async function run(args: string[]): Promise<void> {
     console.log(line('evidence-desk latest 304', f.latest_304 as never));
     console.log(line('bare node:http 304', f.bare_304 as never));
     console.log(`ratio to bare: 200 ${(f.ratio_200 as number).toFixed(2)}   304 ${(f.ratio_304 as number).toFixed(2)}   (goal ≥ 0.5)`);
+    console.log(`evidence-desk 304s answered ahead of the router (src/http/revalidation.ts): ${f.latest_304_answered_ahead_of_router as number}`);
     const b = results.burst as { service: ReturnType<typeof burst> extends Promise<infer T> ? T : never; bare: { slowestMs: number } };
     console.log(`burst of ${burstSize} connections: ${b.service.within1s}/${b.service.of} answered within 1 s, slowest ${b.service.slowestMs.toFixed(0)} ms (bare: ${b.bare.slowestMs.toFixed(0)} ms)`);
     console.log(`mixed (funding reads + 4 clients posting ${heavy.name}): funding p50 ${mixed.p50} ms, p99 ${mixed.p99} ms (goal ≤ 20); analysis answers ${JSON.stringify(analysisStatuses)}`);

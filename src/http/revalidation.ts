@@ -85,7 +85,14 @@ export class Revalidation {
     const entry = this.entries.get(req.url);
     if (entry === undefined || !this.neutralRevalidation(req.rawHeaders, entry.answer.etag)) return false;
     if (this.options.refusing()) return false;
-    const rest = entry.answer.revalidate();
+    let rest: string[] | undefined;
+    try {
+      rest = entry.answer.revalidate();
+    } catch (error) {
+      // Never an uncaught exception in the request listener: the router meets the same fault and answers it.
+      this.options.log.warn({ err: error }, 'a revalidation could not be checked ahead of the router; routing it');
+      return false;
+    }
     if (rest === undefined) return false;
     const started = process.hrtime.bigint();
     const headers = entry.head.concat(rest);

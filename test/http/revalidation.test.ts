@@ -266,6 +266,24 @@ describe('Revalidation', () => {
     }
   });
 
+  it('routes a revalidation whose checks fail with an exception, and keeps serving', async () => {
+    let fail = true;
+    const revalidation = new Revalidation({ security: {}, log: pino({ level: 'silent' }), refusing: () => false });
+    revalidation.remember('/a', remembered('"t"', () => {
+      if (fail) throw new Error('store closed');
+      return 'counted';
+    }));
+    const server = await serve(revalidation);
+    try {
+      expect((await send(server.port, '/a', { 'if-none-match': '"t"' })).status).toBe(200);
+      fail = false;
+      expect((await send(server.port, '/a', { 'if-none-match': '"t"' })).status).toBe(304);
+      expect(server.routed()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('keeps at most maxEntries answers, dropping the oldest recorded', async () => {
     const revalidation = new Revalidation({ security: {}, log: pino({ level: 'silent' }), refusing: () => false, maxEntries: 2 });
     for (const url of ['/a', '/b', '/c']) revalidation.remember(url, remembered('"t"'));

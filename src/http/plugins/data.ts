@@ -80,6 +80,12 @@ function sendTagged(request: FastifyRequest, reply: FastifyReply, rep: Represent
   return typeof measured === 'object' ? measured.then(finish) : finish(measured);
 }
 
+/** The encoded bytes of a body that never changes, with their strong tag. */
+function fixedBody(body: unknown): { bytes: Buffer; etag: string } {
+  const bytes = encodeDataBody(body);
+  return { bytes, etag: `"${sha256Hex(bytes)}"` };
+}
+
 export const MEASUREMENT_HEADER = 'x-financial-evidence-measurement';
 
 /**
@@ -152,9 +158,10 @@ export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, op
     done(null, payload);
   });
 
-
-  serveRoute(app, options, DataRelease, async (request, reply) =>
-    sendTagged(request, reply, { bytes: encodeDataBody(release(ctx)), type: JSON_TYPE, cacheControl: REVALIDATE }));
+  // The release identity and the OpenBB manifests never change while the process runs:
+  // encoded and tagged once.
+  const releaseBody = fixedBody(release(ctx));
+  serveRoute(app, options, DataRelease, async (request, reply) => sendTagged(request, reply, { ...releaseBody, type: JSON_TYPE, cacheControl: REVALIDATE }));
 
   serveRoute(app, options, DataDatasets, async (request, reply) =>
     sendTagged(request, reply, { bytes: encodeDataBody(await listDatasets(ctx)), type: JSON_TYPE, cacheControl: REVALIDATE }));
@@ -192,11 +199,10 @@ export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, op
   serveRoute(app, options, DataSnapshots, async (request, reply) =>
     sendTagged(request, reply, { bytes: encodeDataBody(await listSnapshots(ctx, request.query)), type: JSON_TYPE, cacheControl: REVALIDATE }));
 
-  // The manifests never change while the process runs: encode them once.
-  const widgets = encodeDataBody(openbbWidgets());
-  const apps = encodeDataBody(openbbApps());
-  serveRoute(app, options, OpenBBWidgets, async (request, reply) => sendTagged(request, reply, { bytes: widgets, type: JSON_TYPE, cacheControl: REVALIDATE }));
-  serveRoute(app, options, OpenBBApps, async (request, reply) => sendTagged(request, reply, { bytes: apps, type: JSON_TYPE, cacheControl: REVALIDATE }));
+  const widgets = fixedBody(openbbWidgets());
+  const apps = fixedBody(openbbApps());
+  serveRoute(app, options, OpenBBWidgets, async (request, reply) => sendTagged(request, reply, { ...widgets, type: JSON_TYPE, cacheControl: REVALIDATE }));
+  serveRoute(app, options, OpenBBApps, async (request, reply) => sendTagged(request, reply, { ...apps, type: JSON_TYPE, cacheControl: REVALIDATE }));
 
   for (const route of DATA_ROUTES) app.options(route.url, { schema: { hide: true } }, preflight);
 };

@@ -45,12 +45,26 @@ const FASTIFY_CODES: Record<string, ErrorDefinition> = {
   FST_ERR_CTP_EMPTY_TYPE: CoreErrors.unsupported_media_type,
 };
 
+/** What a body sent without a JSON Content-Type is told (Fastify's refusal, and a body-less POST's). */
+export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = 'send the request body as application/json';
+
 const FASTIFY_MESSAGES: Record<string, string> = {
-  unsupported_media_type: 'send the request body as application/json',
+  unsupported_media_type: UNSUPPORTED_MEDIA_TYPE_MESSAGE,
   body_too_large: 'the request body is larger than this service accepts',
   empty_body: 'this operation needs a JSON request body',
   bad_framing: 'the request framing (Content-Length / Transfer-Encoding) is not acceptable',
 };
+
+/**
+ * The raw body of a POST whose route parses bodies as bytes. Fastify runs a body parser
+ * only when a Content-Type is sent, so a POST with neither Content-Type nor body reaches
+ * its handler without one. A missing Content-Type counts as text/plain (as upstream's
+ * group A does): refused like a body sent without one, 415.
+ */
+export function requireRawBody(request: FastifyRequest): Uint8Array {
+  if (request.body instanceof Uint8Array) return request.body;
+  throw new AppError(CoreErrors.unsupported_media_type, UNSUPPORTED_MEDIA_TYPE_MESSAGE);
+}
 
 export interface ResolvedError {
   status: number;

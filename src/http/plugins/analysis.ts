@@ -29,6 +29,7 @@ import { createAnalysisRunner, type AnalysisRunner } from '../analysis/offload.j
 import type { Reservation } from '../../platform/worker-pool.js';
 import { runJob } from '../analysis/job.js';
 import { receiveBody } from '../analysis/body.js';
+import { requireRawBody } from '../errors.js';
 import { healthBody } from '../health.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { ANALYSIS_TOOLS, Capabilities as CapabilitiesRoute, TOOL_ROUTE_ENTRIES } from '../routes/analysis.js';
@@ -108,7 +109,7 @@ async function answerTool(runner: AnalysisRunner, request: FastifyRequest, reply
   const tool = analysisToolSpec(name)?.name ?? 'unknown';
   let body: Uint8Array;
   try {
-    body = await runner.run(name, request.body as Buffer, reserved.get(request));
+    body = await runner.run(name, requireRawBody(request), reserved.get(request));
   } catch (error) {
     // A body that is not strict JSON is refused before the tool runs: no activation.
     if (error instanceof JsonSyntaxError) throw error;

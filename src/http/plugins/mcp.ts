@@ -14,6 +14,7 @@ import type { RpcErrorReply, Screened } from '../../mcp/envelope.js';
 import type { McpToolContext } from '../../mcp/tools.js';
 import { dataContextFor } from '../data-context.js';
 import type { AppDeps } from '../deps.js';
+import { requireRawBody } from '../errors.js';
 
 /** Where /mcp is served: the root and the upstream prefixes whose services had one. */
 export const MCP_MOUNTS = ['', '/noisefloor', '/openbb'] as const;
@@ -60,9 +61,11 @@ export const mcpPlugin: FastifyPluginAsync<McpPluginOptions> = async (app, optio
   };
 
   app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+    // Before the CORS headers: refused exactly as a body without a Content-Type is, ahead of the handler.
+    const bytes = requireRawBody(request);
     corsHeaders(reply);
     const mcp = await mcpRuntime();
-    const screened = mcp.screenBody(request.body as Buffer);
+    const screened = mcp.screenBody(bytes);
     if (!screened.ok) return sendJson(reply, screened.status, screened.reply);
     const forwarded = screened.messages.flatMap((m) => (m.kind === 'message' ? [m] : []));
     const outcome: SdkOutcome = forwarded.length > 0 ? await runSdk(mcp, request, options.tools, forwarded, screened.batch) : { ok: true, replies: [] };

@@ -238,6 +238,23 @@ export function createEdge(config: EdgeConfig): Edge {
         expectationRefused.add(req);
         server.emit('request', req, res);
       });
+      // The inactivity limit (connectionTimeout) is for clients that stall. While a complete
+      // request waits for its answer (an analysis queued behind others, a worker starting),
+      // the server is the one that is slow: cutting then would lose an answer the client is
+      // owed. Node re-arms the limit at the next byte either way, so the answer itself, and
+      // a client that stops reading it, are still bounded by it.
+      // A request whose body stopped arriving is refused as a request timeout (408), like one
+      // Node's own request deadline catches: the two limits are equal by default, and this
+      // one may fire first.
+      server.on('timeout', (socket: Socket) => {
+        const pending = (socket as Socket & Pending)._httpMessage;
+        if (pending && !pending.headersSent && !pending.destroyed) {
+          if (pending.req.complete) return;
+          onClientError.call(app, Object.assign(new Error('the request stalled'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket);
+          return;
+        }
+        socket.destroy();
+      });
       // Without a listener Node drops CONNECT without a word. This service is no proxy.
       server.on('connect', (_req: IncomingMessage, socket: Socket) => {
         const { status, bytes } = responseFor('method');

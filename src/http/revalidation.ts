@@ -94,10 +94,9 @@ export class Revalidation {
       return false;
     }
     if (rest === undefined) return false;
-    const started = process.hrtime.bigint();
     const headers = entry.head.concat(rest);
     this.answered += 1;
-    if (LOGS_REQUESTS.has(this.options.log.level)) this.logged(req, res, started);
+    if (LOGS_REQUESTS.has(this.options.log.level)) this.logged(req, res);
     res.writeHead(304, headers);
     res.end();
     return true;
@@ -120,7 +119,8 @@ export class Revalidation {
   }
 
   // The same two lines Fastify writes for a request it routes, with the same serialised shapes.
-  private logged(req: IncomingMessage, res: ServerResponse, started: bigint): void {
+  private logged(req: IncomingMessage, res: ServerResponse): void {
+    const started = process.hrtime.bigint();
     const id = `rv-${(this.nextId++).toString(36)}`;
     const log = this.options.log.child({ reqId: id });
     log.info({ req: { method: req.method, url: loggablePath(req.url), id } }, 'incoming request');

@@ -36,6 +36,19 @@ export default tseslint.config(
     },
   },
   {
+    // The first locale-aware call maps ICU's locale data (~5 MiB) into the process for
+    // good; the service formats for machines, not locales (see groupThousands).
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'Intl', message: 'Locale formatting loads ICU data for the life of the process; format by hand (src/core/strings.ts).' }],
+      'no-restricted-properties': ['error',
+        { property: 'toLocaleString', message: 'Loads ICU locale data; use groupThousands or an explicit format.' },
+        { property: 'toLocaleDateString', message: 'Loads ICU locale data; format the date explicitly.' },
+        { property: 'toLocaleTimeString', message: 'Loads ICU locale data; format the time explicitly.' },
+        { property: 'localeCompare', message: 'Loads ICU collation data; compare code points (compareCodePoints).' }],
+    },
+  },
+  {
     // Layering: domain, platform and storage modules never reach into the HTTP layer.
     files: ['src/{core,platform,storage,analysis,funding,applications,data}/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [HTTP_LAYER] }] },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { codePointLength, compareCodePoints, hasLoneSurrogate } from '../../src/core/strings.js';
+import { codePointLength, compareCodePoints, groupThousands, hasLoneSurrogate } from '../../src/core/strings.js';
 
 describe('code point strings', () => {
   it('counts astral characters once', () => {
@@ -28,5 +28,17 @@ describe('code point strings', () => {
     expect(hasLoneSurrogate('😀')).toBe(false);
     expect(hasLoneSurrogate('a\ud83d')).toBe(true);
     expect(hasLoneSurrogate('\ude00a')).toBe(true);
+  });
+});
+
+describe('groupThousands', () => {
+  it('writes what toLocaleString("en-US") writes for every non-negative safe integer (property)', () => {
+    fc.assert(fc.property(fc.oneof(fc.nat(), fc.maxSafeNat(), fc.constantFrom(0, 999, 1000, 999_999, 1_000_000)), (n) => {
+      expect(groupThousands(n)).toBe(n.toLocaleString('en-US'));
+    }), { numRuns: 2000 });
+  });
+
+  it('refuses what it cannot group: negatives, fractions, unsafe integers', () => {
+    for (const n of [-1, 1.5, Number.MAX_SAFE_INTEGER + 1, Number.NaN]) expect(() => groupThousands(n)).toThrow(RangeError);
   });
 });

@@ -37,11 +37,20 @@ export type JobOutcome = ({ ok: true; body: Uint8Array } | { ok: false; failure:
 /** Milliseconds since the epoch at sub-millisecond resolution, comparable across threads. */
 export const epochMs = (): number => performance.timeOrigin + performance.now();
 
-/** Runs one job to its response bytes or a failure that can cross a thread boundary. */
-export function runJob(job: AnalysisJob): JobOutcome {
+/**
+ * Runs one job to its response bytes or a failure that can cross a thread boundary.
+ * `releaseBytes`, when given, is handed the body once the reader is done with it (read or
+ * refused): nothing later looks at the bytes.
+ */
+export function runJob(job: AnalysisJob, releaseBytes?: (bytes: Uint8Array) => void): JobOutcome {
   const timing: JobTiming = { started: epochMs(), read: NaN, computed: NaN, ended: NaN };
   try {
-    const parsed = parseStrictJson(job.bytes);
+    let parsed: unknown;
+    try {
+      parsed = parseStrictJson(job.bytes);
+    } finally {
+      releaseBytes?.(job.bytes);
+    }
     timing.read = epochMs();
     const body = runAnalysisToolEncoded(job.tool, parsed, (result) => {
       timing.computed = epochMs();

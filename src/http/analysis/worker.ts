@@ -2,13 +2,16 @@
 import { parentPort } from 'node:worker_threads';
 import { runJob, type AnalysisJob, type JobOutcome } from './job.js';
 import { ANALYSIS_THREAD_NICENESS, lowerThreadPriority } from '../../platform/thread-priority.js';
-import { transferListOf } from '../../platform/worker-pool.js';
+import { releaseReceived, transferListOf } from '../../platform/worker-pool.js';
 
 const port = parentPort;
 if (!port) throw new Error('the analysis worker runs only as a worker thread');
 // Interactive reads on the event loop win the CPU over analyses (best effort, Linux).
 lowerThreadPriority(ANALYSIS_THREAD_NICENESS);
+
+// The body is this thread's (transferred or copied to it): its memory goes once it is read,
+// not when a full collection finds it, so a few finished bodies never add up in the RSS.
 port.on('message', (job: AnalysisJob) => {
-  const outcome: JobOutcome = runJob(job);
+  const outcome: JobOutcome = runJob(job, releaseReceived);
   port.postMessage(outcome, outcome.ok ? transferListOf(outcome.body) : undefined);
 });

@@ -3,10 +3,10 @@ import { ApplicationErrors } from '../../applications/errors.js';
 import { ENROLLMENT_BODY_LIMIT, ENROLLMENTS_PER_UTC_DAY, RETAINED_APPLICATIONS_LIMIT } from '../../applications/enroll.js';
 import { BrowserEventBody, BrowserEventResponse, ConsentBody, EnrollmentResponse, ForgetBody, ForgetResponse, RevocationResponse } from '../../applications/schemas.js';
 import { BROWSER_EVENT_BODY_LIMIT, BROWSER_EVENT_RETENTION_DAYS, BROWSER_EVENTS_PER_DAY, BROWSER_EVENTS_PER_VISITOR_PER_DAY } from '../../applications/browser-events.js';
+import { groupThousands as count } from '../../core/strings.js';
 import { defineRoute } from '../contract.js';
 
 const tags = ['funding evidence: application keys'];
-const count = (n: number) => n.toLocaleString('en-US');
 
 export const EnrollApplication = defineRoute({
   method: 'POST',

@@ -21,20 +21,6 @@ export function transferListOf(bytes: Uint8Array): ArrayBuffer[] | undefined {
   return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength ? [buffer] : undefined;
 }
 
-/**
- * Frees the memory behind `bytes` now instead of at the collection that finds it dead, for
- * a thread that owns the buffer (it arrived by message) and is done with it. A large body
- * outlives the work that reads it: the work promotes it to the old generation, where it
- * waits for a full collection. Moving the memory to a fresh, unreferenced buffer leaves it
- * to the next scavenge. `bytes` (and every view of its buffer) is empty afterwards; a view
- * of part of a buffer is left as it is.
- */
-export function releaseReceived(bytes: Uint8Array): void {
-  // Only a view of a whole buffer: emptying a shared one would empty its other users too.
-  const whole = transferListOf(bytes);
-  if (whole !== undefined) structuredClone(whole[0], { transfer: whole });
-}
-
 export class PoolFullError extends Error {
   constructor() {
     super('the worker pool queue is full');

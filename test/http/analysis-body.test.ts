@@ -11,6 +11,7 @@ import { receiveBody } from '../../src/http/analysis/body.js';
 import { sha256Hex } from '../../src/core/hash.js';
 
 const LIMIT = 4096;
+const seenChunks = new WeakMap<object, Buffer[]>();
 
 async function serve(custom: boolean): Promise<{ app: FastifyInstance; port: number }> {
   const app = Fastify({ bodyLimit: LIMIT });
@@ -18,6 +19,12 @@ async function serve(custom: boolean): Promise<{ app: FastifyInstance; port: num
   if (custom) {
     app.addContentTypeParser('application/json', (request, payload, done) => {
       receiveBody(request, payload, request.routeOptions.bodyLimit, (error, body) => done(error, body));
+      // Heard after receiveBody's own listener: what each chunk is once it has been copied.
+      if (request.url === '/chunks') {
+        const seen: Buffer[] = [];
+        seenChunks.set(request.raw, seen);
+        payload.on('data', (chunk: Buffer) => seen.push(chunk));
+      }
     });
   } else {
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -28,6 +35,7 @@ async function serve(custom: boolean): Promise<{ app: FastifyInstance; port: num
     return { length: body.length, sha: sha256Hex(body) };
   };
   app.post('/', async (request) => answer(request.body as Buffer));
+  app.post('/chunks', async (request) => ({ ...answer(request.body as Buffer), chunks: seenChunks.get(request.raw)?.map((c) => c.byteLength) }));
   app.post('/small', { bodyLimit: 100 }, async (request) => answer(request.body as Buffer));
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -109,6 +117,20 @@ describe('receiving an analysis body into one buffer', () => {
     for (const pieces of cases) {
       const { general: a, fast: b } = await both(pieces);
       expect(b, pieces[0].toString('latin1')).toBe(a);
+    }
+  });
+
+  it('frees every socket chunk once copied (Node hands over chunks nobody else holds), and keeps the bytes exact', async () => {
+    for (const framing of ['length', 'chunked'] as const) {
+      const body = Buffer.from(JSON.stringify({ a: 'y'.repeat(3000) }));
+      const pieces = framing === 'length'
+        ? [head('/chunks', `content-length: ${body.length}\r\n`), body.subarray(0, 700), body.subarray(700, 2100), body.subarray(2100)]
+        : [head('/chunks', 'transfer-encoding: chunked\r\n'), chunked([body.subarray(0, 1000), body.subarray(1000)])];
+      const answer = await exchange(fast.port, pieces);
+      expect(answer, framing).toContain(`"sha":"${sha256Hex(body)}"`);
+      const chunks = JSON.parse(answer.slice(answer.indexOf('{'))) as { chunks: number[] };
+      expect(chunks.chunks.length, framing).toBeGreaterThan(1);
+      expect(chunks.chunks.every((n) => n === 0), `${framing}: ${chunks.chunks.join(',')}`).toBe(true);
     }
   });
 

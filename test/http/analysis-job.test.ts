@@ -2,7 +2,7 @@
 // memory at once; the answer does not depend on the bytes staying readable after that.
 import { describe, expect, it } from 'vitest';
 import { runJob, type JobOutcome } from '../../src/http/analysis/job.js';
-import { releaseReceived } from '../../src/platform/worker-pool.js';
+import { releaseNow } from '../../src/platform/release.js';
 import { seriesRequest } from '../helpers/analysis-requests.js';
 
 const owned = (text: string) => {
@@ -21,7 +21,7 @@ describe('a job releases its body after reading it', () => {
     const released: Uint8Array[] = [];
     const freed = runJob({ tool: 'spectral_assessment', bytes }, (b) => {
       released.push(b);
-      releaseReceived(b);
+      releaseNow(b);
     });
     expect(kept.ok).toBe(true);
     expect(answer(freed)).toEqual(answer(kept));
@@ -35,7 +35,7 @@ describe('a job releases its body after reading it', () => {
     let calls = 0;
     const outcome = runJob({ tool: 'market_assessment', bytes }, (b) => {
       calls++;
-      releaseReceived(b);
+      releaseNow(b);
     });
     expect(calls).toBe(1);
     expect(bytes.byteLength).toBe(0);

@@ -10,9 +10,14 @@
 // route's body limit, a stream error, a received length that differs from the declared
 // one. Without Content-Length (chunked) or behind a preParsing stream, chunks are joined
 // at the end, into a buffer of its own too.
+//
+// Each socket chunk is Node's own copy (a preParsing stream's chunks may not be), used by
+// nobody once copied here: its memory is freed at once (releaseNow) rather than left for the collector, which under concurrent
+// uploads let ~30 MiB of dead chunks pile up on the event loop.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import fastify from 'fastify';
+import { releaseNow } from '../../platform/release.js';
 
 const { FST_ERR_CTP_BODY_TOO_LARGE, FST_ERR_CTP_INVALID_CONTENT_LENGTH } = fastify.errorCodes;
 
@@ -26,7 +31,8 @@ export function receiveBody(request: FastifyRequest, payload: IncomingMessage, l
     return;
   }
   // A preParsing stream (none today) may change the length: then Content-Length is not the body's.
-  const direct = payload === request.raw && Number.isInteger(contentLength) && contentLength >= 0;
+  const fromSocket = payload === request.raw;
+  const direct = fromSocket && Number.isInteger(contentLength) && contentLength >= 0;
   // Not from Buffer's shared pool: this buffer alone owns its ArrayBuffer.
   const whole = direct ? Buffer.allocUnsafeSlow(contentLength) : undefined;
   const chunks: Buffer[] = [];
@@ -44,9 +50,14 @@ export function receiveBody(request: FastifyRequest, payload: IncomingMessage, l
       done(new FST_ERR_CTP_BODY_TOO_LARGE());
       return;
     }
-    if (whole && received + chunk.length <= whole.length) chunk.copy(whole, received);
-    else chunks.push(chunk);
-    received += chunk.length;
+    const length = chunk.length;
+    if (whole && received + length <= whole.length) {
+      chunk.copy(whole, received);
+      if (fromSocket) releaseNow(chunk);
+    } else {
+      chunks.push(chunk);
+    }
+    received += length;
   }
   function onEnd(error?: Error & { statusCode?: number }) {
     detach();
@@ -60,7 +71,7 @@ export function receiveBody(request: FastifyRequest, payload: IncomingMessage, l
       done(new FST_ERR_CTP_INVALID_CONTENT_LENGTH());
       return;
     }
-    done(null, whole ?? joined(chunks, received));
+    done(null, whole ?? joined(chunks, received, fromSocket));
   }
   payload.on('data', onData);
   payload.on('end', onEnd);
@@ -69,9 +80,12 @@ export function receiveBody(request: FastifyRequest, payload: IncomingMessage, l
 }
 
 /** The chunks in one buffer that owns its ArrayBuffer (Buffer.concat may use the shared pool). */
-function joined(chunks: Buffer[], length: number): Buffer {
+function joined(chunks: Buffer[], length: number, release: boolean): Buffer {
   const out = Buffer.allocUnsafeSlow(length);
   let at = 0;
-  for (const chunk of chunks) at += chunk.copy(out, at);
+  for (const chunk of chunks) {
+    at += chunk.copy(out, at);
+    if (release) releaseNow(chunk);
+  }
   return out;
 }

@@ -2,7 +2,8 @@
 import { parentPort } from 'node:worker_threads';
 import { runJob, type AnalysisJob, type JobOutcome } from './job.js';
 import { ANALYSIS_THREAD_NICENESS, lowerThreadPriority } from '../../platform/thread-priority.js';
-import { releaseReceived, transferListOf } from '../../platform/worker-pool.js';
+import { releaseNow } from '../../platform/release.js';
+import { transferListOf } from '../../platform/worker-pool.js';
 
 const port = parentPort;
 if (!port) throw new Error('the analysis worker runs only as a worker thread');
@@ -10,8 +11,8 @@ if (!port) throw new Error('the analysis worker runs only as a worker thread');
 lowerThreadPriority(ANALYSIS_THREAD_NICENESS);
 
 // The body is this thread's (transferred or copied to it): its memory goes once it is read,
-// not when a full collection finds it, so a few finished bodies never add up in the RSS.
+// not when a collection finds it (by then a major one: the read promotes it).
 port.on('message', (job: AnalysisJob) => {
-  const outcome: JobOutcome = runJob(job, releaseReceived);
+  const outcome: JobOutcome = runJob(job, releaseNow);
   port.postMessage(outcome, outcome.ok ? transferListOf(outcome.body) : undefined);
 });

@@ -29,6 +29,7 @@ import { createAnalysisRunner, type AnalysisRunner } from '../analysis/offload.j
 import type { Reservation } from '../../platform/worker-pool.js';
 import { runJob } from '../analysis/job.js';
 import { receiveBody } from '../analysis/body.js';
+import { releaseNow } from '../../platform/release.js';
 import { requireRawBody } from '../errors.js';
 import { healthBody } from '../health.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
@@ -138,6 +139,17 @@ function reserveBodyRoom(runner: AnalysisRunner, request: FastifyRequest, reply:
   reply.raw.once('close', reservation.release);
 }
 
+/**
+ * Reads a refused request's body to its end, freeing each chunk as it comes. Node would
+ * drain it too (to keep the connection), but into chunks left for the collector: under
+ * overload, clients retrying at once sent bodies faster than collections came (16 clients
+ * posting maximum analyses piled up ~60 MiB of them). Reading it here also tells Node the
+ * body is taken care of, so it keeps this listener instead of its own.
+ */
+function drainReleasing(request: FastifyRequest): void {
+  request.raw.on('data', (chunk: Buffer) => releaseNow(chunk));
+}
+
 export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
   const { deps, mountedAt } = options;
   // Every group A response, errors included, carries the reference's CORS and caching headers.
@@ -168,6 +180,7 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
     try {
       reserveBodyRoom(runner, request, reply);
     } catch (error) {
+      drainReleasing(request);
       done(error as Error);
       return;
     }

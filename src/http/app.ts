@@ -3,7 +3,7 @@
 // body parsing, error shapes, unknown routes, 405s, load shedding, docs and privacy.
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyHttpOptions, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import underPressure from '@fastify/under-pressure';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -151,10 +151,13 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   const sample = config.mode === 'sample';
   const shapeForPath = shapeResolver(groups);
   // A path that is not valid percent-encoding never reaches a route; it still gets a registry body.
-  options.frameworkErrors = (error, request, reply) => {
+  const refuseBadUrl = (request: FastifyRequest, reply: FastifyReply, error?: FastifyError) => {
     edge.prepare(request.raw, reply);
-    const failure = error.code === 'FST_ERR_BAD_URL' ? new AppError(CoreErrors.malformed_url, 'the request path is not valid percent-encoded UTF-8') : error;
-    void sendError(reply, shapeForPath(pathOnly(request.raw.url)), failure, sample);
+    const failure = error === undefined || error.code === 'FST_ERR_BAD_URL' ? new AppError(CoreErrors.malformed_url, 'the request path is not valid percent-encoded UTF-8') : error;
+    return sendError(reply, shapeForPath(pathOnly(request.raw.url)), failure, sample);
+  };
+  options.frameworkErrors = (error, request, reply) => {
+    void refuseBadUrl(request, reply, error);
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   // First of all hooks: security headers on every answer, guards refusals included.
@@ -207,6 +210,11 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   app.setErrorHandler((error, request, reply) => sendError(reply, shapeForPath(pathOnly(request.url)), error, sample));
 
   app.setNotFoundHandler((request, reply) => {
+    // For a method no route has, the main router gives up before decoding the path, and
+    // Fastify's 404 router meets the undecodable path instead: it calls this handler at
+    // once, skipping every hook (no security headers, no guards). That is the only way
+    // here without the edge's headers; answer it as the main router's bad URL above.
+    if (!edge.prepared(reply)) return refuseBadUrl(request, reply);
     const path = pathOnly(request.raw.url);
     const shape = shapeForPath(path);
     const allowed = [...new Set(known.filter((r) => r.pattern.test(path)).map((r) => r.method))];

@@ -72,6 +72,8 @@ export interface Edge {
   install(app: FastifyInstance): void;
   /** Security headers, and `Connection: close` after an upgrade request, for a reply written outside the hooks. */
   prepare(raw: IncomingMessage, reply: FastifyReply): void;
+  /** Whether `prepare` ran for this reply (its headers are set). */
+  prepared(reply: FastifyReply): boolean;
   /** True once the instance has begun to shut down (requests then get `shutting_down`). */
   isClosing(): boolean;
 }
@@ -199,6 +201,7 @@ export function createEdge(config: EdgeConfig): Edge {
       clientErrorHandler: onClientError,
     },
     prepare,
+    prepared: (reply) => reply.hasHeader('x-content-type-options'),
     isClosing: () => closing,
     install(app) {
       app.addHook('onRoute', (route) => {

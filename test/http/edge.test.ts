@@ -91,6 +91,17 @@ describe('requests the HTTP parser refuses', () => {
     for (const res of responses) expect(typeof (parseStrictJson(res.body) as { code?: unknown }).code).toBe('string');
   });
 
+  it('answers an undecodable path alike for methods with and without routes, with the edge headers', async () => {
+    for (const method of ['GET', 'PUT', 'PATCH', 'TRACE']) {
+      for (const [path, extra] of [['/%%ff%zz/', ''], ['/noisefloor/%zz', ''], ['/%ff', 'Upgrade: websocket\r\nConnection: Upgrade\r\n']]) {
+        const got = await exchange(port, `${method} ${path} HTTP/1.1\r\n${host}${extra}\r\n`);
+        const [res] = parseResponses(got.bytes);
+        expectRefusal(res, 400, 'malformed_url');
+        if (extra !== '') expect(res.headers.connection, `${method} ${path}`).toBe('close');
+      }
+    }
+  });
+
   it('never reflects the request bytes it refused', async () => {
     const marker = '"</x>\\u0000';
     for (const request of [

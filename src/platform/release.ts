@@ -8,6 +8,7 @@
 // detaches it and drops the message, which frees the memory (~3 µs per 64 KB chunk).
 // test/platform/release.test.ts proves both halves on the running Node.
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { transferListOf } from './worker-pool.js';
 
 let sink: MessagePort | undefined;
 
@@ -28,14 +29,14 @@ function closedPort(): MessagePort {
  * Returns whether it freed anything.
  */
 export function releaseNow(bytes: Uint8Array): boolean {
-  const { buffer } = bytes;
-  if (!(buffer instanceof ArrayBuffer) || buffer.byteLength === 0) return false;
-  if (bytes.byteOffset !== 0 || bytes.byteLength !== buffer.byteLength) return false;
+  // The same ownership test that decides whether a body may move to a worker.
+  const whole = transferListOf(bytes);
+  if (whole === undefined || whole[0].byteLength === 0) return false;
   try {
-    closedPort().postMessage(null, [buffer]);
+    closedPort().postMessage(null, whole);
   } catch {
     // An ArrayBuffer Node marked untransferable: it stays for the collector.
     return false;
   }
-  return buffer.byteLength === 0;
+  return whole[0].byteLength === 0;
 }

@@ -12,8 +12,9 @@
 // at the end, into a buffer of its own too.
 //
 // Each socket chunk is Node's own copy (a preParsing stream's chunks may not be), used by
-// nobody once copied here: its memory is freed at once (releaseNow) rather than left for the collector, which under concurrent
-// uploads let ~30 MiB of dead chunks pile up on the event loop.
+// nobody once copied here: its memory is freed at once (releaseNow) rather than left for
+// the collector, which under concurrent uploads let ~30 MiB of dead chunks pile up on the
+// event loop.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import fastify from 'fastify';

@@ -27,8 +27,14 @@ describe('load shedding', () => {
     };
     expect(await healthyAgain()).toBe(200); // start-up work may itself have delayed the loop
     expect((await t.app.inject({ method: 'GET', url: '/test/block' })).statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 1)); // the overdue sampler timer runs first and sees the delay
-    const shed = await t.app.inject({ method: 'GET', url: '/healthz' });
+    // The sampler (every 20 ms here) reads a delay histogram that a timer of its own fills;
+    // after the block either timer may run first, so the delay shows at the first or the
+    // second sample. Ask until it does, for a few sample periods, never longer.
+    let shed = await t.app.inject({ method: 'GET', url: '/healthz' });
+    for (let i = 0; i < 40 && shed.statusCode !== 503; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      shed = await t.app.inject({ method: 'GET', url: '/healthz' });
+    }
     expect(shed.statusCode).toBe(503);
     expect(shed.headers['retry-after']).toBe('1');
     expect(shed.json().code).toBe('overloaded');

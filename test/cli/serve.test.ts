@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { tempDir } from '../helpers/storage.js';
-import { bin, cleanEnv, startServe } from '../helpers/serve.js';
+import { bin, cleanEnv, startServe, type ServedProcess } from '../helpers/serve.js';
+import { buildIsCurrent } from '../../bin/build.js';
+
+/** The JSON log lines the process wrote once its start line is out. */
+async function linesAfterStart(served: ServedProcess): Promise<Record<string, unknown>[]> {
+  for (let i = 0; i < 100 && !served.output().includes('evidence-desk is serving'); i++) await new Promise((r) => setTimeout(r, 20));
+  return served.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
 
 describe('evidence-desk serve', () => {
   it('documents every setting in --help', () => {
@@ -30,6 +37,29 @@ describe('evidence-desk serve', () => {
       expect(await served.stop()).toBe(0);
     } finally {
       served.kill();
+    }
+  });
+
+  it('names in its start line the code it runs, and warns when that is the sources rather than the build', async () => {
+    const dir = tempDir();
+    const asInstalled = await startServe(['--capture-interval', '0', '--data-dir', dir]);
+    try {
+      const lines = await linesAfterStart(asInstalled);
+      const build = buildIsCurrent() ? 'dist' : 'sources';
+      expect(lines.find((l) => l.msg === 'evidence-desk is serving')).toMatchObject({ build });
+      expect(lines.some((l) => l.level === 40 && /npm run build/.test(String(l.msg)))).toBe(build === 'sources');
+    } finally {
+      await asInstalled.stop();
+      asInstalled.kill();
+    }
+    const fromSources = await startServe(['--capture-interval', '0', '--data-dir', dir], { EVIDENCE_FROM_SOURCE: '1' });
+    try {
+      const lines = await linesAfterStart(fromSources);
+      expect(lines.find((l) => l.msg === 'evidence-desk is serving')).toMatchObject({ build: 'sources' });
+      expect(lines.some((l) => l.level === 40 && /npm run build/.test(String(l.msg)))).toBe(true);
+    } finally {
+      await fromSources.stop();
+      fromSources.kill();
     }
   });
 });

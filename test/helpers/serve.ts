@@ -20,9 +20,12 @@ export interface ServedProcess {
   kill(): void;
 }
 
-/** Starts `serve --port 0 <args>` and resolves once it logs its listening address. */
-export async function startServe(args: string[]): Promise<ServedProcess> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--log-level', 'info', ...args], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * Starts `serve --port 0 <args>` and resolves once it logs its listening address; `env`
+ * adds settings to the clean environment.
+ */
+export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServedProcess> {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--log-level', 'info', ...args], { env: { ...cleanEnv(), ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let written = '';
   child.stdout.on('data', (chunk: Buffer) => {

@@ -7,6 +7,11 @@ import { addConfigOptions, configFromOptions } from '../options.js';
 import { startServices, type RunningService } from '../../platform/services.js';
 import { SERVICES } from '../services.js';
 
+// The command runs the TypeScript sources (through tsx) only when dist/ is missing or older
+// than src/ (bin/build.js). That works, but each process then carries the transpiler, in the
+// event loop and in every worker thread: an operator should hear of it.
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
+
 export function registerServe(program: Command): void {
   const command = program
     .command('serve')
@@ -26,7 +31,10 @@ export function registerServe(program: Command): void {
       await storage.close();
     });
     await app.listen({ port: config.port, host: config.host });
-    app.log.info({ mode: config.mode, storage: storage.dialect }, 'evidence-desk is serving');
+    app.log.info({ mode: config.mode, storage: storage.dialect, build: FROM_SOURCES ? 'sources' : 'dist' }, 'evidence-desk is serving');
+    if (FROM_SOURCES) {
+      app.log.warn('running the TypeScript sources: dist/ is missing or older than src/. `npm run build` compiles it; the sources cost ~45 MiB more per process and some speed');
+    }
     started = startServices(SERVICES, { ...deps, logger: app.log });
   });
 }

@@ -118,7 +118,22 @@ export function createWorkerPool<In, Out>(options: PoolOptions): WorkerPool<In, 
     if (ahead < free) return true;
     const waitingAhead = ahead - free;
     if (waitingAhead >= options.maxQueue) return false;
-    return waitingAhead === 0 || queuedBytes + heldBytes + bytes <= options.maxQueueBytes;
+    return waitingAhead === 0 || waitingBytes(free) + bytes <= options.maxQueueBytes;
+  };
+
+  /**
+   * Bytes of the tasks queued or on their way that will wait for a worker: all of them, less
+   * the first `free` reservations, which the free workers will take (tasks are queued only
+   * while every worker is busy).
+   */
+  const waitingBytes = (free: number): number => {
+    let bytes = queuedBytes + heldBytes;
+    let taken = 0;
+    for (const reservation of held.keys()) {
+      if (taken++ === free) break;
+      bytes -= reservation.bytes;
+    }
+    return bytes;
   };
 
   const dispatch = (slot: Slot<In, Out>) => {

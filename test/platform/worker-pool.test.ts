@@ -96,6 +96,25 @@ describe('worker pool reservations', () => {
     }
   });
 
+  it('does not count as waiting the bytes of a task a free worker will take', async () => {
+    const p = createWorkerPool<AnalysisJob, JobOutcome>({
+      file: new URL('../../src/http/analysis/worker.ts', import.meta.url),
+      size: 1,
+      maxQueue: 4,
+      maxQueueBytes: 100,
+      resourceLimits: WORKER_HEAP,
+    });
+    try {
+      // From idle, three arrive at once: the first will run, so 60 + 40 wait within 100.
+      const taken = [p.reserve(60), p.reserve(60), p.reserve(40)];
+      expect(taken.every((r) => r !== undefined)).toBe(true);
+      expect(p.reserve(1)).toBeUndefined();
+      for (const r of taken) r!.release();
+    } finally {
+      await p.close();
+    }
+  });
+
   it('runs a task whose room was reserved even when the pool is full now, and gives the room back once used', async () => {
     const p = small();
     try {

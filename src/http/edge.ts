@@ -17,6 +17,9 @@ import { errorBody } from './errors.js';
 export const MAX_HEADER_BYTES = 16 * 1024;
 /** How long a refused connection may drain what its client still sends before it is cut. */
 export const LINGER_MS = 2000;
+/** How often a refusal re-checks an answer that is written out but still holds the socket. */
+const FINISH_POLL_MS = 5;
+const NOTHING = Buffer.alloc(0);
 
 type EdgeConfig = Pick<Config, 'mode' | 'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout'>;
 
@@ -158,8 +161,21 @@ export function createEdge(config: EdgeConfig): Edge {
   function answerAfterPending(socket: Socket, bytes: Buffer, deadline: number): void {
     if (socket.destroyed) return;
     const pending = (socket as Socket & Pending)._httpMessage;
-    if (pending && !pending.writableFinished && pending.req.complete && Date.now() < deadline) {
-      const next = () => setImmediate(() => answerAfterPending(socket, bytes, deadline));
+    if (pending && pending.req.complete && Date.now() < deadline) {
+      // Wait for this answer's 'finish' even when its bytes are out already (an answer
+      // written at once, such as a 404): Node hands the socket to the answer of the next
+      // pipelined request only then, and that one must go out before the refusal too. For
+      // such an answer a short timer re-checks as well, in case its 'finish' has passed.
+      // An answer still being computed is waited for however long it takes (the client is
+      // owed it; a client that stops reading is cut by the inactivity limit).
+      let waited = false;
+      const next = () => {
+        if (waited) return;
+        waited = true;
+        clearTimeout(timer);
+        setImmediate(() => answerAfterPending(socket, bytes, deadline));
+      };
+      const timer = pending.writableFinished ? setTimeout(next, FINISH_POLL_MS).unref() : undefined;
       pending.once('finish', next);
       pending.once('close', next);
       return;
@@ -168,7 +184,10 @@ export function createEdge(config: EdgeConfig): Edge {
       socket.destroy();
       return;
     }
-    answerAndClose(socket, bytes);
+    // The refused request itself was routed and answered in full before its framing broke
+    // (a method its path does not take, answered at the headers): a second answer would
+    // be one nobody asked for, so the connection only ends.
+    answerAndClose(socket, pending && pending.headersSent ? NOTHING : bytes);
   }
 
   const httpOptions: ServerOptions = {
@@ -226,6 +245,13 @@ export function createEdge(config: EdgeConfig): Edge {
           done(new AppError(CoreErrors.invalid_host, 'an HTTP/1.1 request must carry exactly one Host header', { headers: { connection: 'close' } }));
           return;
         }
+        // Node reads `gzip, chunked` as plain chunked and hands over the coded bytes as if
+        // they were the body; no coding but chunked is read here, so such framing is refused.
+        const coding = raw.headers['transfer-encoding'];
+        if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') {
+          done(new AppError(CoreErrors.bad_framing, 'the only transfer coding this service reads is chunked (alone); the connection is closed', { headers: { connection: 'close' } }));
+          return;
+        }
         done();
       });
 
@@ -265,7 +291,8 @@ export function createEdge(config: EdgeConfig): Edge {
         refused.add(socket);
         socket.on('error', () => undefined);
         socket.resume();
-        answerAndClose(socket, bytes);
+        // Answers owed to requests pipelined ahead of it go out first.
+        answerAfterPending(socket, bytes, Date.now() + config.requestTimeout);
       });
     },
   };

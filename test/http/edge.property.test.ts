@@ -2,7 +2,8 @@
 // body a client writes to a real listening socket, every answer is a well-formed HTTP/1.1
 // response below 500 (or a 503 the service chose), carries the security headers, and an
 // error answer carries a registry `code`; there is at least one answer, and the connection
-// ends — nothing is left hanging.
+// ends — nothing is left hanging. And a request refused at the edge never costs the
+// requests pipelined ahead of it their answers.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStrictJson } from '../../src/core/json.js';
@@ -106,3 +107,55 @@ describe('the edge under arbitrary bytes (property)', () => {
     expect([...statuses].some((s) => s >= 400)).toBe(true);
   }, 240_000);
 });
+
+// Well-formed requests whose answers come at once (404, 405), after a hook or after work on
+// the analysis path, each with the status it gets when sent alone.
+const GOOD = [
+  'GET /healthz HTTP/1.1\r\nHost: p.test\r\n\r\n',
+  'GET /nowhere HTTP/1.1\r\nHost: p.test\r\n\r\n',
+  'POST /healthz HTTP/1.1\r\nHost: p.test\r\nContent-Length: 0\r\n\r\n',
+  'GET /v1/funding/nowhere HTTP/1.1\r\nHost: p.test\r\n\r\n',
+  'DELETE /v1/market/assess HTTP/1.1\r\nHost: p.test\r\n\r\n',
+  'OPTIONS /healthz HTTP/1.1\r\nHost: p.test\r\n\r\n',
+  'GET /v1/capabilities HTTP/1.1\r\nHost: p.test\r\n\r\n',
+  'POST /v1/market/assess HTTP/1.1\r\nHost: p.test\r\nContent-Type: application/json\r\nContent-Length: 47\r\n\r\n{"series": [], "as_of": "2026-01-01T00:00:00Z"}',
+  'POST /v1/market/assess HTTP/1.1\r\nHost: p.test\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]',
+];
+// Requests the edge refuses (Node's parser, the CONNECT listener): each ends the connection.
+const REFUSED = [
+  'GET /x HTTP/1.1\r\nHost: p.test\r\nX: a\x00b\r\n\r\n',
+  'POST /healthz HTTP/1.1\r\nHost: p.test\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
+  'GET /x HTTP/1.1\r\nHost: p.test\r\nX: a\r\n b\r\n\r\n',
+  'BREW / HTTP/1.1\r\nHost: p.test\r\n\r\n',
+  'CONNECT localhost:443 HTTP/1.1\r\nHost: localhost:443\r\n\r\n',
+  'POST /v1/market/assess HTTP/1.1\r\nHost: p.test\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+  'GET /healthz HTTP/1.2\r\nHost: p.test\r\n\r\n',
+  'POST /healthz HTTP/1.1\r\nHost: p.test\r\nTransfer-Encoding: gzip\r\n\r\n',
+  'POST /v1/market/assess HTTP/1.1\r\nHost: p.test\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+];
+
+describe('a refusal at the edge behind pipelined requests (property)', () => {
+  it('comes after every answer owed to the requests ahead of it, in order, then the connection closes', async () => {
+    const alone = new Map<string, number>();
+    for (const req of GOOD) {
+      const [res] = parseResponses((await exchange(port, req.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'))).bytes);
+      alone.set(req, res.status);
+    }
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...GOOD), { minLength: 1, maxLength: 5 }), fc.constantFrom(...REFUSED), async (goods, refused) => {
+        const got = await exchange(port, goods.join('') + refused, { limitMs: ENDS_WITHIN_MS });
+        const what = JSON.stringify(goods.join('') + refused);
+        expect(got.closed, `connection left open: ${what}`).toBe(true);
+        const responses = parseResponses(got.bytes);
+        expect(responses.map((r) => r.status).slice(0, goods.length), what).toEqual(goods.map((g) => alone.get(g)));
+        expect(responses.length, what).toBe(goods.length + 1);
+        const last = responses[goods.length];
+        expect(last.status, what).toBeGreaterThanOrEqual(400);
+        expect(last.headers.connection, what).toBe('close');
+        expect(typeof (parseStrictJson(last.body) as { code?: unknown }).code, what).toBe('string');
+      }),
+      { numRuns: 120 },
+    );
+  }, 240_000);
+});
+

@@ -195,6 +195,39 @@ describe('requests Node answered or dropped by itself', () => {
     expect(parseResponses(got.bytes).map((r) => r.status)).toEqual([200, 404, 200]);
   });
 
+  it('answers every request pipelined ahead of a malformed one, including those behind an answer written at once', async () => {
+    // A 404 or 405 is written before the next request is read; the answer to the request
+    // after it is queued behind, and must still come before the refusal.
+    for (const [first, firstStatus] of [['GET /nowhere', 404], ['POST /healthz', 405], ['DELETE /healthz', 405]] as const) {
+      const got = await exchange(port, `${first} HTTP/1.1\r\n${host}\r\nGET /healthz HTTP/1.1\r\n${host}\r\nGET /x HTTP/1.1\r\n${host}X: a\x00b\r\n\r\n`);
+      expect(got.closed).toBe(true);
+      const responses = parseResponses(got.bytes);
+      expect(responses.map((r) => r.status), first).toEqual([firstStatus, 200, 400]);
+      expectRefusal(responses[2], 400, 'malformed_request');
+    }
+  });
+
+  it('answers a request pipelined ahead of CONNECT before refusing the CONNECT', async () => {
+    const got = await exchange(port, `GET /healthz HTTP/1.1\r\n${host}\r\nCONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n`);
+    expect(got.closed).toBe(true);
+    const responses = parseResponses(got.bytes);
+    expect(responses.map((r) => r.status)).toEqual([200, 405]);
+    expectRefusal(responses[1], 405, 'unsupported_method');
+  });
+
+  it('refuses a transfer coding other than chunked, even one Node would read as chunked, and closes', async () => {
+    for (const coding of ['gzip, chunked', 'foo, chunked', 'chunked, chunked', 'gzip']) {
+      const got = await exchange(port, `POST /test/echo HTTP/1.1\r\n${host}Content-Type: application/json\r\nTransfer-Encoding: ${coding}\r\n\r\n2\r\n{}\r\n0\r\n\r\n`);
+      expect(got.closed, coding).toBe(true);
+      const responses = parseResponses(got.bytes);
+      expect(responses.length, coding).toBe(1);
+      expectRefusal(responses[0], 400, 'bad_framing');
+    }
+    // Plain chunked, in any letter case, is read as before.
+    const got = await exchange(port, `POST /test/echo HTTP/1.1\r\n${host}Content-Type: application/json\r\nTransfer-Encoding: Chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`);
+    expect(parseResponses(got.bytes).map((r) => r.status)).toEqual([200]);
+  });
+
   it('answers a pipelined malformed request after a good one, and closes', async () => {
     const got = await exchange(port, `GET /healthz HTTP/1.1\r\n${host}\r\nGET /x HTTP/1.1\r\n${host}X: a\r\n b\r\n\r\n`);
     expect(got.closed).toBe(true);

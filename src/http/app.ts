@@ -15,7 +15,8 @@ import type { AppDeps } from './deps.js';
 import { groupErrorHandler, sendError, type ErrorShape } from './errors.js';
 import { GROUPS, type GroupDefinition } from './groups.js';
 import { MCP_MOUNTS, mcpPlugin, toolContextOf } from './plugins/mcp.js';
-import { loggerOptions, pathOnly } from './logging.js';
+import { loggerOptions } from './logging.js';
+import { originForm, routerPath } from './target.js';
 import { createEdge, securityHeaders } from './edge.js';
 import { Revalidation } from './revalidation.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
@@ -147,6 +148,8 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
     requestIdHeader: false,
     trustProxy: false,
     exposeHeadRoutes: true,
+    // An absolute-form target (`GET http://host/healthz`) is routed as its origin form.
+    rewriteUrl: (raw) => originForm(raw.url ?? '/'),
   };
   const sample = config.mode === 'sample';
   const shapeForPath = shapeResolver(groups);
@@ -154,7 +157,7 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   const refuseBadUrl = (request: FastifyRequest, reply: FastifyReply, error?: FastifyError) => {
     edge.prepare(request.raw, reply);
     const failure = error === undefined || error.code === 'FST_ERR_BAD_URL' ? new AppError(CoreErrors.malformed_url, 'the request path is not valid percent-encoded UTF-8') : error;
-    return sendError(reply, shapeForPath(pathOnly(request.raw.url)), failure, sample);
+    return sendError(reply, shapeForPath(routerPath(request.raw.url)), failure, sample);
   };
   options.frameworkErrors = (error, request, reply) => {
     void refuseBadUrl(request, reply, error);
@@ -207,7 +210,7 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
     else queueMicrotask(() => done(refusal));
   });
 
-  app.setErrorHandler((error, request, reply) => sendError(reply, shapeForPath(pathOnly(request.url)), error, sample));
+  app.setErrorHandler((error, request, reply) => sendError(reply, shapeForPath(routerPath(request.url)), error, sample));
 
   app.setNotFoundHandler((request, reply) => {
     // For a method no route has, the main router gives up before decoding the path, and
@@ -215,7 +218,7 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
     // once, skipping every hook (no security headers, no guards). That is the only way
     // here without the edge's headers; answer it as the main router's bad URL above.
     if (!edge.prepared(reply)) return refuseBadUrl(request, reply);
-    const path = pathOnly(request.raw.url);
+    const path = routerPath(request.raw.url);
     const shape = shapeForPath(path);
     const allowed = [...new Set(known.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0 && !allowed.includes(request.method)) {
@@ -235,7 +238,7 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
       pressureHandler: (request, reply, type, value) => {
         const measured = typeof value === 'number' ? Math.round(value) : value;
         const overloaded = new AppError(CoreErrors.overloaded, `the service is saturated (${type} ${measured}); retry shortly`, { headers: { 'retry-after': '1' } });
-        void sendError(reply, shapeForPath(pathOnly(request.url)), overloaded, sample);
+        void sendError(reply, shapeForPath(routerPath(request.url)), overloaded, sample);
       },
     });
   }

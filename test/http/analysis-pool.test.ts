@@ -91,18 +91,18 @@ describe('analysis on the worker pool', () => {
     const series = JSON.stringify(seriesRequest({ series: 32, points: 2048, allFields: true }));
     const narrative = JSON.stringify(narrativeRequest({ events: 500, titleLength: 2000 }));
     const inline = await app(0);
-    // Each wave is sent at once and fits the queue's room (two maximum bodies wait beside
+    // Each wave is sent at once and fits the queue's room (three maximum bodies wait beside
     // the running one): one runs, the others wait (their bodies moved to the worker only
     // when their turn comes), and none may run the worker out of heap.
     const waves: [string, string][][] = [
-      [['/v1/market/assess', series], ['/v1/spectral/assess', series], ['/v1/narrative/triage', narrative]],
-      [['/v1/spectral/assess', series], ['/v1/market/assess', series], ['/v1/spectral/assess', series]],
+      [['/v1/market/assess', series], ['/v1/spectral/assess', series], ['/v1/spectral/assess', series], ['/v1/narrative/triage', narrative]],
+      [['/v1/spectral/assess', series], ['/v1/market/assess', series], ['/v1/spectral/assess', series], ['/v1/market/assess', series]],
     ];
     for (const [w, cases] of waves.entries()) {
       const answers = await Promise.all(cases.map(([url, body]) => post(a, url, body)));
       for (const [i, [url, body]] of cases.entries()) {
         expect(answers[i].statusCode, url).toBe(200);
-        if (w === 0) expect(answers[i].rawPayload.equals((await post(inline, url, body)).rawPayload), url).toBe(true);
+        if (w === 0 && i !== 2) expect(answers[i].rawPayload.equals((await post(inline, url, body)).rawPayload), url).toBe(true);
       }
     }
   });

@@ -13,13 +13,15 @@ import { epochMs, failureError, type AnalysisJob, type JobOutcome, type JobTimin
 
 /**
  * Waiting job bytes (bodies queued, or reserved while they arrive) beyond which a new request is refused:
- * two maximum-size bodies (7.3 MB each) besides the running one, a few tenths of a second
- * of work for one worker (the first waiting body is admitted whatever its size). Each
- * maximum body that waits is resident on the event loop: 32 MiB (four) put the peak RSS of
- * a demo process under many such clients at 199–207 MiB, 16 MiB at 181–188, with the same
- * answers per second; a refused client is told to retry in a second.
+ * three maximum-size bodies (7.3 MB each) besides the running one, so four clients posting
+ * them at once are all served, about a second of work for one worker (the first waiting
+ * body is admitted whatever its size). Each waiting body is resident on the event loop:
+ * under clients posting maximum bodies without pause, 32 MiB (four waiting) put a demo
+ * process at 199–207 MiB peak and 24 MiB at 192–199. 16 MiB (two) measured 170–188, but four
+ * clients that retry at once then spent the event loop's time reading refused 7 MB bodies:
+ * half the analyses answered, funding p99 20–40 ms.
  */
-export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+export const MAX_QUEUED_BYTES = 24 * 1024 * 1024;
 
 /**
  * Each worker's V8 heap. Node's defaults let an idle worker keep up to ~2 GB of old

@@ -57,7 +57,7 @@ export type ContractHandler<C extends RouteContract> = RouteHandlerMethod<
 >;
 
 /** Route options a plugin may add to a contract (guards, a tighter body limit). */
-export type RouteExtras = Pick<RouteShorthandOptions, 'onRequest' | 'bodyLimit'>;
+export type RouteExtras = Pick<RouteShorthandOptions, 'onRequest' | 'preValidation' | 'bodyLimit'>;
 
 // Operations that check their own body or query: Fastify must accept whatever parsed.
 const acceptAll = () => () => true;

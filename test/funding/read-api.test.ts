@@ -178,6 +178,15 @@ for (const backend of backends) {
         expect(res.json().changes).toEqual([]);
       });
 
+      it('reads a repeated since or until by its last value, as the upstream does', async () => {
+        const { p1, p2 } = await twoPackets();
+        const plain = await get(`/v1/funding/changes?since=${p1}&until=${p2}`);
+        const repeated = await get(`/v1/funding/changes?since=../other&since=${p1}&until=${p1}&until=${p2}`);
+        expect(repeated.statusCode).toBe(200);
+        expect(repeated.body).toBe(plain.body);
+        expect((await get(`/v1/funding/changes?since=${p1}&since=../other`)).json().code).toBe('invalid_packet_id');
+      });
+
       it('answers 409 when until is not the latest packet', async () => {
         const { p1 } = await twoPackets();
         const res = await get(`/v1/funding/changes?since=${p1}&until=${p1}`);
@@ -270,6 +279,10 @@ for (const backend of backends) {
         expect(page2.packets.map((p: { packet_id: string }) => p.packet_id)).toEqual([ids[0]]);
         expect(page2.truncated).toBe(false);
         expect(page2.next_before).toBeNull();
+        // A repeated parameter counts with its last value, as the upstream reads it.
+        const repeated = (await get(`/v1/funding/history?limit=0&limit=2&before=x&before=${page1.next_before}`)).json();
+        expect({ ...repeated, as_of: page2.as_of }).toEqual(page2);
+        expect((await get('/v1/funding/history?limit=2&limit=97')).statusCode).toBe(422);
         expect((await get('/v1/funding/history?limit=97')).statusCode).toBe(422);
         expect((await get('/v1/funding/history?limit=0')).statusCode).toBe(422);
         expect((await get('/v1/funding/history?before=../x')).statusCode).toBe(400);

@@ -22,7 +22,7 @@ import { FUNDING_SOURCES_PAGE } from '../../funding/sources-page.js';
 import { verifyStoredPacket, type VerifiedPacket } from '../../funding/verify.js';
 import { freshStoredCurrent, storedCurrent } from '../../funding/current-cache.js';
 import { ifNoneMatchMatches } from '../conditional.js';
-import { serveRoute, type GroupPluginOptions } from '../route.js';
+import { serveRoute, type GroupPluginOptions, type RouteExtras } from '../route.js';
 import { FundingChanges, FundingHistory, FundingLatest, FundingPacketFile, FundingSourceTerms } from '../routes/funding.js';
 import { anonymousReader, countAnonymousRead, flushUsageOnClose, identifyReader, recordReadUsage, recordReadUsageNow, USAGE_RECORDED_HEADER, type ReaderIdentity } from '../usage.js';
 
@@ -132,6 +132,17 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
     return sendConditional(request, reply, { encoded, now, usage: { identity, packetId: packet.packetId }, remember });
   });
 
+  // A repeated query parameter counts with its last value, as the upstream (FastAPI) reads
+  // a scalar parameter; the schema would otherwise refuse the list Fastify parsed it into.
+  // These parameters are all scalars. Latest takes none, so its reads skip this hook.
+  const lastValues: RouteExtras = {
+    preValidation: (request, _reply, done) => {
+      const query = request.query as Record<string, unknown>;
+      for (const [name, value] of Object.entries(query)) if (Array.isArray(value)) query[name] = value[value.length - 1];
+      done();
+    },
+  };
+
   serveRoute(app, options, FundingChanges, async (request, reply) => {
     const { since, until } = request.query;
     if (since === undefined) {
@@ -141,7 +152,7 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
     const identity = await identifyReader(deps, request);
     const { encoded, latest } = await changesBody(storage, readConfig, now, { since, until });
     return sendConditional(request, reply, { encoded, now, usage: { identity, packetId: latest.packetId } });
-  });
+  }, lastValues);
 
   serveRoute(app, options, FundingHistory, async (request, reply) => {
     const { as_of: asOf, before, limit } = request.query;
@@ -149,7 +160,7 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
     await identifyReader(deps, request);
     const encoded = await historyBody(storage, readConfig, now, { asOf, before, limit });
     return sendConditional(request, reply, { encoded, now });
-  });
+  }, lastValues);
 
   // The current packet is served from memory (verified when loaded, re-checked within the
   // cache's bounds); any other packet is read and verified from the store on each request.

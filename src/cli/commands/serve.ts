@@ -6,11 +6,7 @@ import { openStorage } from '../../storage/open.js';
 import { addConfigOptions, configFromOptions } from '../options.js';
 import { startServices, type RunningService } from '../../platform/services.js';
 import { SERVICES } from '../services.js';
-
-// The command runs the TypeScript sources (through tsx) only when dist/ is missing or older
-// than src/ (bin/build.js). That works, but each process then carries the transpiler, in the
-// event loop and in every worker thread: an operator should hear of it.
-const FROM_SOURCES = import.meta.url.endsWith('.ts');
+import { RUNS_SOURCES } from '../../platform/runtime.js';
 
 export function registerServe(program: Command): void {
   const command = program
@@ -31,8 +27,11 @@ export function registerServe(program: Command): void {
       await storage.close();
     });
     await app.listen({ port: config.port, host: config.host });
-    app.log.info({ mode: config.mode, storage: storage.dialect, build: FROM_SOURCES ? 'sources' : 'dist' }, 'evidence-desk is serving');
-    if (FROM_SOURCES) {
+    app.log.info({ mode: config.mode, storage: storage.dialect, build: RUNS_SOURCES ? 'sources' : 'dist' }, 'evidence-desk is serving');
+    // The sources run only when dist/ is missing or older than src/ (bin/build.js). That
+    // works, but each process then carries the transpiler, in the event loop and in every
+    // worker thread: an operator should hear of it.
+    if (RUNS_SOURCES) {
       app.log.warn('running the TypeScript sources: dist/ is missing or older than src/. `npm run build` compiles it; the sources cost ~45 MiB more per process and some speed');
     }
     started = startServices(SERVICES, { ...deps, logger: app.log });

@@ -9,6 +9,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { AppError, CoreErrors } from '../../core/errors.js';
 import type { Config } from '../../core/config.js';
 import { createWorkerPool, PoolFullError, transferListOf, type Reservation, type WorkerPool } from '../../platform/worker-pool.js';
+import { moduleFile } from '../../platform/runtime.js';
 import { epochMs, failureError, type AnalysisJob, type JobOutcome, type JobTiming } from './job.js';
 
 /**
@@ -115,7 +116,7 @@ export function createAnalysisRunner(config: Pick<Config, 'analysisWorkers' | 'a
     let pool = pools.get(key);
     if (!pool) {
       pool = createWorkerPool<AnalysisJob, JobOutcome>({
-        file: new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+        file: new URL(`./${moduleFile('worker')}`, import.meta.url),
         size: config.analysisWorkers,
         maxQueue: config.analysisQueue,
         maxQueueBytes: MAX_QUEUED_BYTES,

@@ -46,12 +46,9 @@ async function observe(instance: 'a' | 'b', served: ServedProcess): Promise<Obse
 /** Packet ids of the captures this process logged as its own. */
 function capturedBy(served: ServedProcess): string[] {
   return served
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { msg?: string; outcome?: string; packet_id?: string })
+    .logLines()
     .filter((entry) => entry.msg === 'funding capture attempt succeeded' && entry.outcome === 'packet_created' && entry.packet_id)
-    .map((entry) => entry.packet_id!);
+    .map((entry) => entry.packet_id as string);
 }
 
 const title = 'two serve processes on one PostgreSQL database';

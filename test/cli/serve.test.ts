@@ -7,7 +7,7 @@ import { buildIsCurrent } from '../../bin/build.js';
 /** The JSON log lines the process wrote once its start line is out. */
 async function linesAfterStart(served: ServedProcess): Promise<Record<string, unknown>[]> {
   for (let i = 0; i < 100 && !served.output().includes('evidence-desk is serving'); i++) await new Promise((r) => setTimeout(r, 20));
-  return served.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return served.logLines();
 }
 
 describe('evidence-desk serve', () => {
@@ -42,24 +42,20 @@ describe('evidence-desk serve', () => {
 
   it('names in its start line the code it runs, and warns when that is the sources rather than the build', async () => {
     const dir = tempDir();
-    const asInstalled = await startServe(['--capture-interval', '0', '--data-dir', dir]);
-    try {
-      const lines = await linesAfterStart(asInstalled);
-      const build = buildIsCurrent() ? 'dist' : 'sources';
-      expect(lines.find((l) => l.msg === 'evidence-desk is serving')).toMatchObject({ build });
-      expect(lines.some((l) => l.level === 40 && /npm run build/.test(String(l.msg)))).toBe(build === 'sources');
-    } finally {
-      await asInstalled.stop();
-      asInstalled.kill();
-    }
-    const fromSources = await startServe(['--capture-interval', '0', '--data-dir', dir], { EVIDENCE_FROM_SOURCE: '1' });
-    try {
-      const lines = await linesAfterStart(fromSources);
-      expect(lines.find((l) => l.msg === 'evidence-desk is serving')).toMatchObject({ build: 'sources' });
-      expect(lines.some((l) => l.level === 40 && /npm run build/.test(String(l.msg)))).toBe(true);
-    } finally {
-      await fromSources.stop();
-      fromSources.kill();
+    const runs = [
+      { env: {}, build: buildIsCurrent() ? 'dist' : 'sources' },
+      { env: { EVIDENCE_FROM_SOURCE: '1' }, build: 'sources' },
+    ];
+    for (const { env, build } of runs) {
+      const served = await startServe(['--capture-interval', '0', '--data-dir', dir], env);
+      try {
+        const lines = await linesAfterStart(served);
+        expect(lines.find((l) => l.msg === 'evidence-desk is serving')).toMatchObject({ build });
+        expect(lines.some((l) => l.level === 40 && /npm run build/.test(String(l.msg)))).toBe(build === 'sources');
+      } finally {
+        await served.stop();
+        served.kill();
+      }
     }
   });
 });

@@ -14,6 +14,8 @@ export interface ServedProcess {
   child: ChildProcessWithoutNullStreams;
   /** Everything the process wrote to stdout so far (its JSON log lines). */
   output(): string;
+  /** Those log lines, parsed. */
+  logLines(): Record<string, unknown>[];
   /** Sends SIGTERM and resolves to the exit code. */
   stop(): Promise<number | null>;
   /** Last resort for `finally` blocks. */
@@ -46,6 +48,7 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
       address,
       child,
       output: () => written,
+      logLines: () => written.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>),
       stop: async () => {
         child.kill('SIGTERM');
         return exited;

@@ -3,65 +3,25 @@
 // base URL (/openbb); each widget's `endpoint` is relative to it and its params travel as
 // query parameters, so a widget is simply /api/v1/query for one dataset. Column definitions
 // come from the EvidenceRow schema, so the table and the API can never disagree.
-import { Type, type Static } from 'typebox';
+import { type Static } from 'typebox';
+import { appsSchema, headerNameOf, OPENBB_GRID_WIDTH, stackedTab, tableWidgetSchema, widgetsSchema, type OpenBBParam } from '../core/openbb.js';
 import { DEFAULT_LIMIT, MAXIMUM_LIMIT } from './constants.js';
 import { DATASETS, type DatasetSpec } from './datasets.js';
 import { rowColumns, type ColumnInfo } from './row-schema.js';
 
-const closed = { additionalProperties: false } as const;
+export const WidgetSchema = tableWidgetSchema('results', { title: 'OpenBBWidget', base: '/openbb' });
 
-const ParamSchema = Type.Object({
-  paramName: Type.String(),
-  type: Type.Union([Type.Literal('text'), Type.Literal('date'), Type.Literal('number'), Type.Literal('boolean'), Type.Literal('endpoint')]),
-  value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
-  label: Type.String(),
-  description: Type.String(),
-  show: Type.Boolean(),
-  options: Type.Array(Type.Object({ label: Type.String(), value: Type.Union([Type.String(), Type.Number()]) }, closed)),
-}, closed);
-type Param = Static<typeof ParamSchema>;
-
-const ColumnDefSchema = Type.Object({
-  field: Type.String(),
-  headerName: Type.String(),
-  cellDataType: Type.Union([Type.Literal('text'), Type.Literal('number'), Type.Literal('date')]),
-  headerTooltip: Type.String(),
-}, closed);
-
-export const WidgetSchema = Type.Object({
-  name: Type.String(),
-  description: Type.String(),
-  category: Type.String(),
-  subCategory: Type.String(),
-  endpoint: Type.String({ description: 'Path relative to the backend base URL (/openbb).' }),
-  type: Type.Literal('table'),
-  gridData: Type.Object({ w: Type.Integer({ minimum: 1, maximum: 40 }), h: Type.Integer({ minimum: 1 }) }, closed),
-  params: Type.Array(ParamSchema),
-  data: Type.Object({
-    dataKey: Type.Literal('results'),
-    table: Type.Object({ showAll: Type.Boolean(), columnsDefs: Type.Array(ColumnDefSchema) }, closed),
-  }, closed),
-}, { ...closed, title: 'OpenBBWidget' });
-
-export const WidgetsSchema = Type.Record(Type.String({ pattern: '^evidence_[a-z_]+$' }), WidgetSchema, {
+export const WidgetsSchema = widgetsSchema(WidgetSchema, {
+  idPattern: '^evidence_[a-z_]+$',
   title: 'OpenBBWidgets',
   description: 'OpenBB Workspace widgets.json: one table widget per dataset, keyed by widget id.',
 });
 export type Widgets = Static<typeof WidgetsSchema>;
 
-const LayoutItemSchema = Type.Object({ i: Type.String(), x: Type.Integer({ minimum: 0 }), y: Type.Integer({ minimum: 0 }), w: Type.Integer({ minimum: 1, maximum: 40 }), h: Type.Integer({ minimum: 1 }) }, closed);
-
-export const AppsSchema = Type.Array(Type.Object({
-  name: Type.String(),
-  description: Type.String(),
-  img: Type.String(),
-  allowCustomization: Type.Boolean(),
-  tabs: Type.Record(Type.String(), Type.Object({ id: Type.String(), name: Type.String(), layout: Type.Array(LayoutItemSchema) }, closed)),
-  groups: Type.Array(Type.Unknown()),
-}, closed), { title: 'OpenBBApps', description: 'OpenBB Workspace apps.json: one app laying the dataset widgets out in tabs.' });
+export const AppsSchema = appsSchema({ title: 'OpenBBApps', description: 'OpenBB Workspace apps.json: one app laying the dataset widgets out in tabs.' });
 export type Apps = Static<typeof AppsSchema>;
 
-const GRID = { w: 40, h: 12 } as const;
+const GRID = { w: OPENBB_GRID_WIDTH, h: 12 } as const;
 const DATE_COLUMNS = new Set(['as_of']);
 
 export function widgetId(dataset: string): string {
@@ -71,7 +31,7 @@ export function widgetId(dataset: string): string {
 function columnDef(c: ColumnInfo) {
   return {
     field: c.name,
-    headerName: c.name.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' '),
+    headerName: headerNameOf(c.name),
     cellDataType: c.type === 'number' ? 'number' as const : DATE_COLUMNS.has(c.name) ? 'date' as const : 'text' as const,
     headerTooltip: c.description,
   };
@@ -79,7 +39,7 @@ function columnDef(c: ColumnInfo) {
 
 function widget(spec: DatasetSpec, columns: ColumnInfo[]) {
   const dated = spec.id !== 'china_economy' && spec.id !== 'source_health';
-  const params: Param[] = [
+  const params: OpenBBParam[] = [
     { paramName: 'dataset', type: 'text', value: spec.id, label: 'Dataset', description: 'The dataset this widget shows.', show: false, options: [] },
     { paramName: 'entity', type: 'text', value: '', label: 'Entity', description: 'Case-insensitive part of the entity id or name (empty: every entity).', show: true, options: [] },
   ];
@@ -112,11 +72,7 @@ export function openbbWidgets(): Widgets {
 
 /** One app: the market datasets on the first tab, coverage and sources on the second. */
 export function openbbApps(): Apps {
-  const tab = (id: string, name: string, datasets: readonly string[]) => ({
-    id,
-    name,
-    layout: datasets.map((d, n) => ({ i: widgetId(d), x: 0, y: n * GRID.h, w: GRID.w, h: GRID.h })),
-  });
+  const tab = (id: string, name: string, datasets: readonly string[]) => stackedTab(id, name, datasets.map(widgetId), GRID.h);
   return [{
     name: 'Evidence Desk',
     description: 'Provenance-preserving research tables: every value with its source document, pointer, observation date and rights label.',

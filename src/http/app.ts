@@ -80,7 +80,7 @@ const within = (path: string, base: string) => path === base || path.startsWith(
  * for paths no group owns.
  */
 function shapeResolver(groups: readonly GroupDefinition[]): (path: string) => ErrorShape {
-  const namespaces = groups.flatMap((group) => group.routes.map((route) => ({ namespace: namespaceOf(route.url), shape: group.shape })));
+  const namespaces = groups.flatMap((group) => group.routes.filter((route) => !route.prefixOnly).map((route) => ({ namespace: namespaceOf(route.url), shape: group.shape })));
   return (path) => {
     for (const group of groups) if (group.prefix && within(path, group.prefix)) return group.shape;
     for (const { namespace, shape } of namespaces) if (within(path, namespace)) return shape;
@@ -113,7 +113,7 @@ async function mountGroup(app: FastifyInstance, group: GroupDefinition, mount: s
         served.add(contract.operationId);
       });
       await scope.register(group.plugin, { deps, mountedAt: mount, hideFromDocs: mount !== '', shape: group.shape });
-      const missing = group.routes.filter((c) => !served.has(c.operationId)).map((c) => c.operationId);
+      const missing = group.routes.filter((c) => !served.has(c.operationId) && !(c.prefixOnly && mount === '')).map((c) => c.operationId);
       if (missing.length > 0) throw new Error(`group ${group.name} does not serve ${missing.join(', ')} under '${mount}'`);
     },
     { prefix: mount },

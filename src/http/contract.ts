@@ -42,6 +42,12 @@ export interface RouteContract {
    * for the codes documented at that status (group C's 422 validation list).
    */
   readonly errorBodies?: Readonly<Record<number, (codes: readonly string[]) => TSchema>>;
+  /**
+   * Served only under the group's upstream prefix: at the root the same path belongs to
+   * another group (group B's OpenBB manifests under /funding-evidence; /widgets.json at the
+   * root is group C's).
+   */
+  readonly prefixOnly?: boolean;
   /** Success answers by status. */
   readonly success: Readonly<Record<number, SuccessSpec>>;
   /** Registry errors the operation answers with; the shell's own are added by errorsOf. */

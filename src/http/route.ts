@@ -99,10 +99,13 @@ export function serveRoute<C extends RouteContract>(
   handler: ContractHandler<C>,
   extras: RouteExtras = {},
 ): void {
+  // At the root the path is another group's: the upstream prefix is its only home, and the
+  // copy there is the documented one.
+  if (contract.prefixOnly && options.mountedAt === '') return;
   app.route({
     method: contract.method,
     url: contract.url,
-    schema: routeSchema(contract, options.shape, options.hideFromDocs),
+    schema: routeSchema(contract, options.shape, options.hideFromDocs && !contract.prefixOnly),
     ...(contract.bodyCheckedByOperation || contract.queryCheckedByOperation ? { validatorCompiler: acceptAll } : {}),
     ...extras,
     config: { operationId: contract.operationId },

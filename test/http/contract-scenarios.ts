@@ -295,6 +295,14 @@ export const SCENARIOS: Record<string, OperationScenarios> = {
   },
 
   fundingSourceTerms: { url: () => '/funding/sources.md', statuses: { 200: [{ name: 'the page', request: () => ({ url: '/funding/sources.md' }) }] } },
+  fundingOpenbbWidgets: {
+    url: () => '/funding-evidence/widgets.json',
+    statuses: { 200: [{ name: 'widgets.json under the backend base', request: () => get('/funding-evidence/widgets.json') }] },
+  },
+  fundingOpenbbApps: {
+    url: () => '/funding-evidence/apps.json',
+    statuses: { 200: [{ name: 'apps.json under the backend base', request: () => get('/funding-evidence/apps.json') }] },
+  },
 
   enrollApplication: {
     url: () => '/v1/applications',

@@ -23,7 +23,8 @@ import { verifyStoredPacket, type VerifiedPacket } from '../../funding/verify.js
 import { freshStoredCurrent, storedCurrent } from '../../funding/current-cache.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import { serveRoute, type GroupPluginOptions, type RouteExtras } from '../route.js';
-import { FundingChanges, FundingHistory, FundingLatest, FundingPacketFile, FundingSourceTerms } from '../routes/funding.js';
+import { FundingChanges, FundingHistory, FundingLatest, FundingOpenBBApps, FundingOpenBBWidgets, FundingPacketFile, FundingSourceTerms } from '../routes/funding.js';
+import { fundingApps, fundingWidgets } from '../../funding/openbb.js';
 import { anonymousReader, countAnonymousRead, flushUsageOnClose, identifyReader, recordReadUsage, recordReadUsageNow, USAGE_RECORDED_HEADER, type ReaderIdentity } from '../usage.js';
 
 const CORS: CorsPolicy = {
@@ -200,7 +201,21 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
     return reply.send(FUNDING_SOURCES_PAGE);
   });
 
+  // OpenBB Workspace reads its manifests from the browser, like the packet it then shows.
+  const manifests = [
+    { contract: FundingOpenBBWidgets, bytes: Buffer.from(JSON.stringify(fundingWidgets())) },
+    { contract: FundingOpenBBApps, bytes: Buffer.from(JSON.stringify(fundingApps())) },
+  ];
+  for (const { contract, bytes } of manifests) {
+    serveRoute(app, options, contract, async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=3600');
+      reply.type('application/json');
+      return reply.send(bytes);
+    });
+  }
+
   for (const route of CORS_READABLE) app.options(route.url, { schema: { hide: true } }, preflight);
+  if (mountedAt !== '') for (const { contract } of manifests) app.options(contract.url, { schema: { hide: true } }, preflight);
 };
 
 function isPacketFile(name: string): name is PacketFile {

@@ -7,6 +7,7 @@ import { FundingReadErrors } from '../../funding/read-errors.js';
 import { FundingChangesResponse } from '../../funding/schemas/changes.js';
 import { FundingHistoryResponse } from '../../funding/schemas/history.js';
 import { FundingLatestResponse } from '../../funding/schemas/latest.js';
+import { FundingAppsSchema, FundingWidgetsSchema } from '../../funding/openbb.js';
 import { PacketManifestDocument, PacketReviewDocument } from '../../funding/schemas/packet.js';
 import { FUNDING_SOURCES_PATH } from '../../funding/sources-page.js';
 import { defineRoute } from '../contract.js';
@@ -123,4 +124,26 @@ export const FundingSourceTerms = defineRoute({
   errors: [],
 });
 
-export const FUNDING_ROUTES = [FundingLatest, FundingChanges, FundingHistory, FundingPacketFile, FundingSourceTerms] as const;
+export const FundingOpenBBWidgets = defineRoute({
+  method: 'GET',
+  url: '/widgets.json',
+  operationId: 'fundingOpenbbWidgets',
+  summary: 'OpenBB Workspace widgets: the current packet as a table (backend base URL: /funding-evidence)',
+  tags,
+  prefixOnly: true,
+  success: { 200: { description: 'widgets.json, keyed by widget id.', content: { [json]: FundingWidgetsSchema } } },
+  errors: [],
+});
+
+export const FundingOpenBBApps = defineRoute({
+  method: 'GET',
+  url: '/apps.json',
+  operationId: 'fundingOpenbbApps',
+  summary: 'OpenBB Workspace app showing the current packet',
+  tags,
+  prefixOnly: true,
+  success: { 200: { description: 'apps.json.', content: { [json]: FundingAppsSchema } } },
+  errors: [],
+});
+
+export const FUNDING_ROUTES = [FundingLatest, FundingChanges, FundingHistory, FundingPacketFile, FundingSourceTerms, FundingOpenBBWidgets, FundingOpenBBApps] as const;

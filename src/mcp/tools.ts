@@ -7,7 +7,7 @@ import { encodePythonBody } from '../core/json.js';
 import { analysisToolSpecs } from '../analysis/tools/catalogue.js';
 import { executeAnalysisTool } from '../analysis/tools/execute.js';
 import { changesBody } from '../funding/changes.js';
-import { historyBody } from '../funding/history.js';
+import { historyBody, HISTORY_MAX_LIMIT } from '../funding/history.js';
 import { currentEvidence, latestBody, type ReadConfig } from '../funding/latest.js';
 import { FundingReadErrors } from '../funding/read-errors.js';
 import { readLocalUpdate } from '../funding/job/local-update.js';
@@ -118,14 +118,14 @@ function fundingTools(): McpTool[] {
         properties: {
           as_of: { type: 'string', description: 'ISO 8601 instant with a zone; packets archived at or before it. Defaults to now.' },
           before: PACKET_ID,
-          limit: { type: 'integer', minimum: 1, maximum: 96 },
+          limit: { type: 'integer', minimum: 1, maximum: HISTORY_MAX_LIMIT },
         },
         additionalProperties: false,
       },
       shape: 'evidence',
       run: async (args, ctx) => {
         onlyMembers(args, ['as_of', 'before', 'limit']);
-        const limit = optionalInteger(args, 'limit');
+        const limit = queryInteger(args, 'limit', 1, HISTORY_MAX_LIMIT);
         const encoded = await historyBody(ctx.storage, readConfig(ctx), ctx.clock(), {
           asOf: optionalString(args, 'as_of'),
           before: optionalString(args, 'before'),
@@ -276,6 +276,21 @@ function optionalInteger(args: Record<string, unknown>, name: string): number | 
   const value = args[name];
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) refuse(`${name} must be an integer`, `/${name}`);
   return value;
+}
+
+/**
+ * An integer argument that REST takes as a query parameter with these bounds, refused with
+ * the body the REST operation sends for the same value (its query schema's wording).
+ */
+function queryInteger(args: Record<string, unknown>, name: string, minimum: number, maximum: number): number | undefined {
+  if (!Object.hasOwn(args, name)) return undefined;
+  const value = args[name];
+  const problem = typeof value !== 'number' || !Number.isSafeInteger(value) ? 'must be integer'
+    : value < minimum ? `must be >= ${minimum}`
+      : value > maximum ? `must be <= ${maximum}`
+        : undefined;
+  if (problem !== undefined) refuse(`querystring/${name}: ${problem}`, `/${name}`);
+  return value as number;
 }
 
 /** `funding_update` (stdio only): the verified local copy kept by `evidence-desk job --state DIR`. */

@@ -2,10 +2,12 @@
 // service: every tool answers with its REST body, and malformed traffic gets the
 // documented JSON-RPC or registry errors, never a 500 or a dropped connection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ANALYSIS_TOOL_NAMES } from '../../src/analysis/tools/catalogue.js';
+import { HISTORY_MAX_LIMIT } from '../../src/funding/history.js';
 import { openFundingHarness, type FundingHarness } from '../funding/harness.js';
 import { TOOL_ARGUMENTS } from './arguments.js';
 
@@ -103,7 +105,20 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     const missing = await client.callTool({ name: 'funding_changes', arguments: {} });
     expect(missing.structuredContent).toMatchObject({ code: 'since_required', path: '/since' });
     const typed = await client.callTool({ name: 'funding_history', arguments: { limit: '5' } });
-    expect(typed.structuredContent).toMatchObject({ code: 'invalid_request', path: '/limit' });
+    expect(typed.structuredContent).toEqual((await h.get('/v1/funding/history?limit=abc')).json());
+  });
+
+  it('refuses every out-of-range or fractional history limit with the body REST sends for the same query', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.oneof(fc.integer({ min: -1000, max: 0 }), fc.integer({ min: HISTORY_MAX_LIMIT + 1, max: 100_000 }), fc.double({ min: -50, max: 200, noInteger: true, noNaN: true })),
+      async (limit) => {
+        const result = await client.callTool({ name: 'funding_history', arguments: { limit } });
+        expect(result.isError).toBe(true);
+        const rest = await h.get(`/v1/funding/history?limit=${limit}`);
+        expect(rest.statusCode).toBe(422);
+        expect((result.content as { text: string }[])[0].text).toBe(rest.body);
+      },
+    ), { numRuns: 40 });
   });
 
   it('queries group C datasets through the domain service', async () => {

@@ -164,8 +164,11 @@ function dataTools(): McpTool[] {
       shape: 'evidence',
       run: async (args, ctx) => {
         onlyMembers(args, ['dataset', 'entity', 'start_date', 'end_date', 'limit', 'offset', 'snapshot', 'as_retrieved_at']);
+        // Types are the tool schema's; values are group C's reader's, which reads a number as
+        // the query text it spells (1.5 as "1.5"): a bad one gets the 422 body REST sends for
+        // that text, every problem listed.
         for (const name of ['dataset', 'entity', 'start_date', 'end_date', 'snapshot', 'as_retrieved_at']) optionalString(args, name);
-        for (const name of ['limit', 'offset']) optionalInteger(args, name);
+        for (const name of ['limit', 'offset']) optionalNumber(args, name);
         return dataText(await queryDataset(ctx.data(), { ...args }));
       },
     },
@@ -218,8 +221,9 @@ function dataTools(): McpTool[] {
       shape: 'evidence',
       run: async (args, ctx) => {
         onlyMembers(args, ['bank', 'limit', 'previous_revision', 'snapshot']);
+        // As data_query: types here, values in group C's reader.
         for (const name of ['bank', 'previous_revision', 'snapshot']) optionalString(args, name);
-        optionalInteger(args, 'limit');
+        optionalNumber(args, 'limit');
         return dataText(await agentReview(ctx.data(), { ...args }));
       },
     },
@@ -271,11 +275,8 @@ function optionalString(args: Record<string, unknown>, name: string): string | u
   return value;
 }
 
-function optionalInteger(args: Record<string, unknown>, name: string): number | undefined {
-  if (!Object.hasOwn(args, name)) return undefined;
-  const value = args[name];
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) refuse(`${name} must be an integer`, `/${name}`);
-  return value;
+function optionalNumber(args: Record<string, unknown>, name: string): void {
+  if (Object.hasOwn(args, name) && typeof args[name] !== 'number') refuse(`${name} must be an integer`, `/${name}`);
 }
 
 /**

@@ -121,6 +121,37 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     ), { numRuns: 40 });
   });
 
+  it('refuses bad data_query and agent_review numbers with the 422 body REST sends for the same query text, every problem listed', async () => {
+    const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+    const badInteger = fc.oneof(
+      fc.integer({ min: -5000, max: 0 }),
+      fc.integer({ min: 2001, max: 10_000_000 }),
+      fc.double({ min: -10, max: 5000, noInteger: true, noNaN: true }),
+      fc.constantFrom(1e21, -0.5, 2.5e-7),
+    );
+    await fc.assert(fc.asyncProperty(
+      badInteger,
+      fc.option(badInteger, { nil: undefined }),
+      fc.option(fc.constantFrom('no_such_dataset', '', 'money_markets'), { nil: undefined }),
+      async (limit, offset, dataset) => {
+        const args: Record<string, unknown> = { limit };
+        if (offset !== undefined) args.offset = offset;
+        if (dataset !== undefined) args.dataset = dataset;
+        const query = new URLSearchParams(Object.entries(args).map(([k, v]) => [k, text(v)]));
+        const result = await client.callTool({ name: 'data_query', arguments: args });
+        const rest = await h.get(`/api/v1/query?${query.toString()}`);
+        expect(rest.statusCode, rest.body).toBe(422);
+        expect(result.isError).toBe(true);
+        expect((result.content as { text: string }[])[0].text).toBe(rest.body);
+
+        const review = await client.callTool({ name: 'agent_review', arguments: { limit } });
+        const restReview = await h.get(`/api/v1/agent-review?limit=${encodeURIComponent(text(limit))}`);
+        expect(restReview.statusCode, restReview.body).toBe(422);
+        expect((review.content as { text: string }[])[0].text).toBe(restReview.body);
+      },
+    ), { numRuns: 30 });
+  });
+
   it('queries group C datasets through the domain service', async () => {
     const result = await client.callTool({ name: 'data_query', arguments: { dataset: 'money_markets', limit: 2 } });
     expect(result.isError).toBeFalsy();

@@ -3,7 +3,8 @@
 //   - GET /v1/funding/latest answered 200 and 304, requests/s against the bare server;
 //   - a burst of N connections opened at once, one request each: slowest answer;
 //   - mixed load: funding reads while maximum-size analyses run (funding p99);
-//   - every analysis size: end-to-end HTTP median against the compute median in process;
+//   - every analysis size: end-to-end HTTP median against the compute median in process,
+//     both warmed first (five runs each);
 //   - peak RSS of the service process (worker threads included), and of a real
 //     `evidence-desk serve --mode sample` process (what `npm run demo` runs, without the
 //     benchmark child's transpiler and fixtures) under the same mixed load.
@@ -158,6 +159,9 @@ async function burst(port: number, n: number) {
 
 // `bytes`: the body encoded once, as a client holding a request to send would have it
 // (encoding a 7 MB string per request is the benchmark client's cost, not the service's).
+/** Runs of each analysis, in process and over HTTP, before any is measured. */
+const WARM_UP = 5;
+
 interface AnalysisCase { name: string; path: string; body: string; bytes: Buffer; compute(parsed: unknown): unknown }
 
 function analysisCases(): AnalysisCase[] {
@@ -228,21 +232,29 @@ export default async function run(args: string[]): Promise<void> {
 
     const rows: Record<string, unknown>[] = [];
     for (const c of analysisCases()) {
-      const computeMs: number[] = [];
-      for (let i = 0; i < reps; i++) {
+      // Both sides warmed alike. Compute is timed in two halves, before and after the HTTP
+      // samples, so a drift in the shared machine's speed touches both; not in alternation,
+      // because this process's collector threads, busy with the parsed bodies, would then run
+      // beside the service's worker during its requests.
+      const computeOnce = () => {
         const parsed = JSON.parse(c.body) as unknown;
         const t0 = performance.now();
         c.compute(parsed);
-        computeMs.push(performance.now() - t0);
-      }
-      const e2e: number[] = [];
-      await post(c);
-      await phasesOf(service.child);
-      for (let i = 0; i < reps; i++) {
+        return performance.now() - t0;
+      };
+      const postOnce = async () => {
         const r = await post(c);
         if (r.status !== 200) throw new Error(`${c.name} answered ${r.status}`);
-        e2e.push(r.ms);
-      }
+        return r.ms;
+      };
+      const computeMs: number[] = [];
+      const e2e: number[] = [];
+      for (let i = 0; i < WARM_UP; i++) computeOnce();
+      for (let i = 0; i < Math.ceil(reps / 2); i++) computeMs.push(computeOnce());
+      for (let i = 0; i < WARM_UP; i++) await postOnce();
+      await phasesOf(service.child);
+      for (let i = 0; i < reps; i++) e2e.push(await postOnce());
+      for (let i = 0; i < Math.floor(reps / 2); i++) computeMs.push(computeOnce());
       const compute = median(computeMs);
       const http = median(e2e);
       const phases = await phasesOf(service.child);

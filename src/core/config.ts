@@ -4,6 +4,7 @@
 
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { splitHost } from './hosts.js';
 
 export type EvidenceMode = 'live' | 'sample';
 /** Mirrors IORB_SOURCES of src/funding/publishers/catalogue.ts (a test keeps them equal). */
@@ -54,6 +55,8 @@ export interface Config {
   releaseCommit: string | null;
   /** Browser origins, besides this service's own, whose pages may send consented download events. */
   eventOrigins: string[];
+  /** Host names (optionally with a port) this instance answers for; empty answers any Host. */
+  allowedHosts: string[];
 }
 
 /** The data group's source documents, one per (topic, source); see src/data/registry.ts. */
@@ -157,6 +160,14 @@ function sourceUrl(name: string) {
 }
 
 // A comma-separated list of exact origins (scheme://host[:port]), as browsers send them.
+function hostList(value: string): string[] {
+  const hosts = value.split(',').map((h) => h.trim()).filter((h) => h !== '');
+  for (const host of hosts) {
+    if (!splitHost(host)) throw new ConfigError(`EVIDENCE_ALLOWED_HOSTS must list host names such as evidence.example.org or localhost:8080, got ${JSON.stringify(host)}`);
+  }
+  return hosts;
+}
+
 function originList(value: string): string[] {
   const origins = value.split(',').map((o) => o.trim()).filter((o) => o !== '');
   for (const origin of origins) {
@@ -254,6 +265,9 @@ export const SETTINGS: readonly SettingSpec[] = [
     parse: releaseCommit },
   { key: 'eventOrigins', env: 'EVIDENCE_EVENT_ORIGINS', flag: '--event-origins <list>', description: 'comma-separated browser origins, besides this service, allowed to send consented download events', defaultText: '(none)',
     parse: originList },
+  { key: 'allowedHosts', env: 'EVIDENCE_ALLOWED_HOSTS', flag: '--allowed-hosts <list>',
+    description: 'comma-separated host names (name or name:port) this instance answers for; other Host headers get 400 host_not_allowed (protects against DNS rebinding)',
+    defaultText: '(any)', parse: hostList },
 ];
 
 export function defaultConfig(): Config {
@@ -288,6 +302,7 @@ export function defaultConfig(): Config {
     snapshotPinHours: 24,
     releaseCommit: null,
     eventOrigins: [],
+    allowedHosts: [],
   };
 }
 

@@ -17,7 +17,7 @@ import { GROUPS, type GroupDefinition } from './groups.js';
 import { MCP_MOUNTS, mcpPlugin, toolContextOf } from './plugins/mcp.js';
 import { loggerOptions } from './logging.js';
 import { originForm, routerPath } from './target.js';
-import { createEdge, securityHeaders } from './edge.js';
+import { createEdge, securityHeaders, type Edge } from './edge.js';
 import { Revalidation } from './revalidation.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
 
@@ -121,11 +121,12 @@ async function mountGroup(app: FastifyInstance, group: GroupDefinition, mount: s
 }
 
 /** Puts the revalidation answers in front of Fastify's request listener (app.inject() does not pass here). */
-function answerRevalidationsFirst(server: Server, revalidation: Revalidation): void {
+function answerRevalidationsFirst(server: Server, revalidation: Revalidation, edge: Edge): void {
   const routed = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (revalidation.tryAnswer(req, res)) return;
+    // A Host the instance does not answer for is refused by the router's hooks, never revalidated here.
+    if (edge.answersHost(req) && revalidation.tryAnswer(req, res)) return;
     for (const listener of routed) listener.call(server, req, res);
   });
 }
@@ -270,6 +271,6 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   for (const mount of MCP_MOUNTS) await app.register(mcpPlugin, { prefix: mount, deps, tools });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  answerRevalidationsFirst(app.server, revalidation);
+  answerRevalidationsFirst(app.server, revalidation, edge);
   return app;
 }

@@ -11,6 +11,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import type { Config } from '../core/config.js';
 import { AppError, CoreErrors, type ErrorDefinition } from '../core/errors.js';
+import { hostCheck } from '../core/hosts.js';
 import { errorBody } from './errors.js';
 
 /** Largest request line plus header section accepted (Node's default, stated on purpose). */
@@ -21,7 +22,7 @@ export const LINGER_MS = 2000;
 const FINISH_POLL_MS = 5;
 const NOTHING = Buffer.alloc(0);
 
-type EdgeConfig = Pick<Config, 'mode' | 'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout'>;
+type EdgeConfig = Pick<Config, 'mode' | 'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout' | 'allowedHosts'>;
 
 /** The headers every response carries, whoever writes it. */
 export function securityHeaders(config: Pick<Config, 'mode'>): Record<string, string> {
@@ -79,6 +80,8 @@ export interface Edge {
   prepared(reply: FastifyReply): boolean;
   /** True once the instance has begun to shut down (requests then get `shutting_down`). */
   isClosing(): boolean;
+  /** Whether the request's Host is one this instance answers for (any, without EVIDENCE_ALLOWED_HOSTS). */
+  answersHost(raw: IncomingMessage): boolean;
 }
 
 export function createEdge(config: EdgeConfig): Edge {
@@ -90,6 +93,8 @@ export function createEdge(config: EdgeConfig): Edge {
   let closing = false;
 
   const allow = () => [...methods].sort().join(', ');
+  const hostAllowed = hostCheck(config.allowedHosts);
+  const answersHost = (raw: IncomingMessage) => hostAllowed === undefined || hostAllowed(raw.headers.host);
 
   /** A complete response with a fixed body, written where no reply object exists. */
   const rawResponse = (def: ErrorDefinition, message: string, extra: Record<string, string> = {}): Buffer => {
@@ -222,6 +227,7 @@ export function createEdge(config: EdgeConfig): Edge {
     prepare,
     prepared: (reply) => reply.hasHeader('x-content-type-options'),
     isClosing: () => closing,
+    answersHost,
     install(app) {
       app.addHook('onRoute', (route) => {
         for (const method of Array.isArray(route.method) ? route.method : [route.method]) methods.add(String(method).toUpperCase());
@@ -243,6 +249,10 @@ export function createEdge(config: EdgeConfig): Edge {
         }
         if (raw.httpVersionMajor === 1 && raw.httpVersionMinor === 1 && hostHeaderCount(raw.rawHeaders) !== 1) {
           done(new AppError(CoreErrors.invalid_host, 'an HTTP/1.1 request must carry exactly one Host header', { headers: { connection: 'close' } }));
+          return;
+        }
+        if (!answersHost(raw)) {
+          done(new AppError(CoreErrors.host_not_allowed, 'this instance does not answer for the host named in the Host header'));
           return;
         }
         // Node reads `gzip, chunked` as plain chunked and hands over the coded bytes as if

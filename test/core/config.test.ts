@@ -22,6 +22,11 @@ describe('configuration', () => {
     expect(loadConfig({ EVIDENCE_IORB_SOURCE: 'board_iorb_page' }, { iorbSource: 'prates_ddp' }).iorbSource).toBe('prates_ddp');
   });
 
+  it('answers any Host unless given the host names to answer for', () => {
+    expect(loadConfig({}).allowedHosts).toEqual([]);
+    expect(loadConfig({ EVIDENCE_ALLOWED_HOSTS: ' evidence.example ,localhost:8080,[::1]:8080,' }).allowedHosts).toEqual(['evidence.example', 'localhost:8080', '[::1]:8080']);
+  });
+
   it.each([
     [{ EVIDENCE_IORB_SOURCE: 'fred' }, /EVIDENCE_IORB_SOURCE/],
     [{ PORT: 'eighty' }, /PORT/],
@@ -32,6 +37,9 @@ describe('configuration', () => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ EVIDENCE_PUBLISHER_BASE_NYFED: 'ftp://x' }, /NYFED/],
     [{ EVIDENCE_DATADIR: '/tmp' }, /unknown setting EVIDENCE_DATADIR/],
+    [{ EVIDENCE_ALLOWED_HOSTS: 'https://evidence.example' }, /EVIDENCE_ALLOWED_HOSTS/],
+    [{ EVIDENCE_ALLOWED_HOSTS: 'evidence.example, under_score.example' }, /EVIDENCE_ALLOWED_HOSTS/],
+    [{ EVIDENCE_ALLOWED_HOSTS: 'evidence.example:port' }, /EVIDENCE_ALLOWED_HOSTS/],
   ])('refuses %o with a message naming the setting', (env, pattern) => {
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(ConfigError);
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(pattern);

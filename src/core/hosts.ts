@@ -1,0 +1,41 @@
+// The operator's list of host names this instance answers for (EVIDENCE_ALLOWED_HOSTS).
+// A browser page on a name the attacker controls can be pointed at this service by DNS
+// rebinding: to the browser it is then same-origin, so CORS does not stop it, but its
+// requests still carry the attacker's name in Host. Refusing names not on the list closes
+// that door (the MCP transport guidance asks for the same). An empty list answers any Host.
+//
+// An entry without a port matches the name on any port; one with a port matches only it.
+// Names compare case-insensitively, and a trailing dot (an absolute DNS name) is ignored.
+
+export type HostCheck = (host: string | undefined) => boolean;
+
+function normalise(name: string): string {
+  const lower = name.toLowerCase();
+  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
+}
+
+/** Splits `name[:port]` (or `[v6]:port`); undefined for text that is no host. */
+export function splitHost(text: string): { name: string; port: string | undefined } | undefined {
+  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::([0-9]{1,5}))?$/.exec(text);
+  if (!m || m[1] === '.' || m[1].startsWith('.')) return undefined;
+  return { name: normalise(m[1]), port: m[2] };
+}
+
+/** The check for `allowed` (entries already validated by the configuration), or undefined when any Host is answered. */
+export function hostCheck(allowed: readonly string[]): HostCheck | undefined {
+  if (allowed.length === 0) return undefined;
+  const anyPort = new Set<string>();
+  const exact = new Set<string>();
+  for (const entry of allowed) {
+    const host = splitHost(entry);
+    if (!host) throw new Error(`not a host: ${entry}`);
+    if (host.port === undefined) anyPort.add(host.name);
+    else exact.add(`${host.name}:${Number(host.port)}`);
+  }
+  return (header) => {
+    if (header === undefined) return false;
+    const host = splitHost(header.trim());
+    if (!host) return false;
+    return anyPort.has(host.name) || (host.port !== undefined && exact.has(`${host.name}:${Number(host.port)}`));
+  };
+}

@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { hostCheck, splitHost } from '../../src/core/hosts.js';
+
+const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?$/);
+const name = fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.'));
+const port = fc.integer({ min: 1, max: 65535 });
+const randomCase = (text: string, flips: boolean[]) => [...text].map((c, i) => (flips[i % flips.length] ? c.toUpperCase() : c)).join('');
+
+describe('allowed hosts', () => {
+  it('answers any Host when no list is configured', () => {
+    expect(hostCheck([])).toBeUndefined();
+  });
+
+  it('matches a listed name on any port, in any letter case, with or without the trailing dot', () => {
+    fc.assert(fc.property(name, fc.option(port, { nil: undefined }), fc.array(fc.boolean(), { minLength: 1 }), fc.boolean(), (host, p, flips, dot) => {
+      const check = hostCheck([host])!;
+      const header = `${randomCase(host, flips)}${dot ? '.' : ''}${p === undefined ? '' : `:${p}`}`;
+      expect(check(header)).toBe(true);
+    }));
+  });
+
+  it('matches a listed name:port only on that port', () => {
+    fc.assert(fc.property(name, port, port, (host, listed, asked) => {
+      const check = hostCheck([`${host}:${listed}`])!;
+      expect(check(`${host}:${asked}`)).toBe(asked === listed);
+      expect(check(host)).toBe(false);
+    }));
+  });
+
+  it('refuses other names, names that only end like a listed one, a missing Host and text that is no host', () => {
+    fc.assert(fc.property(name, name, (listed, other) => {
+      fc.pre(listed !== other);
+      const check = hostCheck([listed])!;
+      expect(check(other)).toBe(false);
+      expect(check(`${other}.${listed}`)).toBe(false);
+      expect(check(`${listed}.${other}`)).toBe(false);
+    }));
+    const check = hostCheck(['evidence.example', '[::1]:8080'])!;
+    for (const bad of [undefined, '', ':8080', 'evidence.example:', 'evidence.example:80:80', 'user@evidence.example', 'evidence.example/x', '[::1]:9090', '[::1]']) {
+      expect(check(bad), String(bad)).toBe(false);
+    }
+    expect(check('[::1]:8080')).toBe(true);
+  });
+
+  it('splits name and port, and refuses what is no host', () => {
+    expect(splitHost('Evidence.Example.:8080')).toEqual({ name: 'evidence.example', port: '8080' });
+    expect(splitHost('[::1]')).toEqual({ name: '[::1]', port: undefined });
+    for (const bad of ['', '.', '.x', 'a b', 'a_b', 'x:123456', 'http://x']) expect(splitHost(bad), bad).toBeUndefined();
+  });
+});

@@ -93,7 +93,8 @@ describe('undecodable paths', () => {
       // Methods with routes and methods without any (PUT, PATCH, TRACE): Fastify decodes the
       // path in different routers for the two, and both must give the same answer.
       for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'TRACE'] as const) {
-        const res = await t.app.inject({ method, url });
+        // TRACE is outside light-my-request's method type, not outside what it sends.
+        const res = await t.app.inject({ method: method as 'GET', url });
         expect(res.statusCode, method).toBe(400);
         expect(Object.keys(res.json()), method).toEqual(keys);
         expect(res.json().code, method).toBe('malformed_url');

@@ -67,6 +67,7 @@ if (role === 'bare') {
     }
     if (m === 'phases') process.send?.({ phases: phases.splice(0) });
     if (m === 'revalidated') process.send?.({ revalidated: app.revalidation.answered });
+    if (m === 'served') process.send?.({ served: app.revalidation.served });
   });
   serveUntilDisconnect({ port: portOf(app.server.address()), checksMs }, async () => {
     await app.close();

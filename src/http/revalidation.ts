@@ -6,7 +6,8 @@
 // sending no header that could change the answer, is answered 304 here with the same
 // headers after the same usage measurement. Everything else goes on to Fastify as before.
 // Routes that record: a query pinned to a snapshot (data) and the current packet (funding
-// latest).
+// latest). The current packet also hands over its body: the same anonymous, neutral GET
+// without If-None-Match then gets the route's 200 here, after the same checks and count.
 //
 // Why the answer is the route's answer: the URL is byte-identical to one the route served
 // (so the URL guards passed and the query validated), the headers allowed here are ones no
@@ -28,6 +29,12 @@ export interface RememberedAnswer {
    * the route can answer now (the request then goes on to it).
    */
   revalidate(): string[] | undefined;
+  /**
+   * For answers that may also be sent whole ahead of the router (the current packet): the
+   * body, and the remaining headers of the route's 200 as it would write them now, after
+   * measuring the read as the route does (undefined, without measuring, as for revalidate).
+   */
+  full?: { body: Buffer; serve(): string[] | undefined };
 }
 
 export interface RevalidationOptions {
@@ -49,6 +56,29 @@ const DEFAULT_MAX_ENTRIES = 4096;
 /** The levels at which Fastify logs every request. */
 const LOGS_REQUESTS = new Set(['info', 'debug', 'trace']);
 
+const REFUSED = Symbol('not a neutral request');
+
+/**
+ * The If-None-Match value of a request sending nothing else a guard or route reads
+ * (undefined without one), or REFUSED: more than one Host or tag, another header, or more
+ * header bytes than MAX_HEADER_BYTES.
+ */
+function neutralTag(raw: readonly string[]): string | undefined | typeof REFUSED {
+  let hosts = 0;
+  let tag: string | undefined;
+  let bytes = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    bytes += raw[i].length + raw[i + 1].length;
+    if (name === 'host') hosts += 1;
+    else if (name === 'if-none-match') {
+      if (tag !== undefined) return REFUSED;
+      tag = raw[i + 1];
+    } else if (!NEUTRAL_HEADERS.has(name)) return REFUSED;
+  }
+  return hosts === 1 && bytes <= MAX_HEADER_BYTES ? tag : REFUSED;
+}
+
 export class Revalidation {
   private readonly entries = new Map<string, { answer: RememberedAnswer; head: string[] }>();
   private readonly maxEntries: number;
@@ -56,6 +86,8 @@ export class Revalidation {
   private nextId = 0;
   /** Revalidations answered here (for tests and benchmarks). */
   answered = 0;
+  /** Whole answers (200) sent here. */
+  served = 0;
 
   constructor(private readonly options: RevalidationOptions) {
     this.maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
@@ -79,43 +111,42 @@ export class Revalidation {
     this.entries.set(url, { answer, head });
   }
 
-  /** Answers the request when it is a revalidation of a recorded answer; false sends it to the router. */
+  /**
+   * Answers the request when it revalidates a recorded answer (304), or asks without a tag
+   * for one recorded whole (200); false sends it to the router.
+   */
   tryAnswer(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET' || req.httpVersion !== '1.1' || req.url === undefined) return false;
     const entry = this.entries.get(req.url);
-    if (entry === undefined || !this.neutralRevalidation(req.rawHeaders, entry.answer.etag)) return false;
+    if (entry === undefined) return false;
+    const tag = neutralTag(req.rawHeaders);
+    if (tag === REFUSED) return false;
+    const { answer } = entry;
+    const full = tag === undefined ? answer.full : undefined;
+    if (tag !== answer.etag && full === undefined) return false;
     if (this.options.refusing()) return false;
     let rest: string[] | undefined;
     try {
-      rest = entry.answer.revalidate();
+      rest = full ? full.serve() : answer.revalidate();
     } catch (error) {
       // Never an uncaught exception in the request listener: the router meets the same fault and answers it.
-      this.options.log.warn({ err: error }, 'a revalidation could not be checked ahead of the router; routing it');
+      this.options.log.warn({ err: error }, 'a read could not be checked ahead of the router; routing it');
       return false;
     }
     if (rest === undefined) return false;
     const headers = entry.head.concat(rest);
-    this.answered += 1;
     if (LOGS_REQUESTS.has(this.options.log.level)) this.logged(req, res);
-    res.writeHead(304, headers);
-    res.end();
-    return true;
-  }
-
-  private neutralRevalidation(raw: readonly string[], etag: string): boolean {
-    let hosts = 0;
-    let tag: string | undefined;
-    let bytes = 0;
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i].toLowerCase();
-      bytes += raw[i].length + raw[i + 1].length;
-      if (name === 'host') hosts += 1;
-      else if (name === 'if-none-match') {
-        if (tag !== undefined) return false;
-        tag = raw[i + 1];
-      } else if (!NEUTRAL_HEADERS.has(name)) return false;
+    if (full) {
+      this.served += 1;
+      headers.push('content-length', String(full.body.length));
+      res.writeHead(200, headers);
+      res.end(full.body);
+    } else {
+      this.answered += 1;
+      res.writeHead(304, headers);
+      res.end();
     }
-    return hosts === 1 && tag === etag && bytes <= MAX_HEADER_BYTES;
+    return true;
   }
 
   // The same two lines Fastify writes for a request it routes, with the same serialised shapes.

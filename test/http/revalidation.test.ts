@@ -210,6 +210,55 @@ describe('revalidations of the current funding packet', () => {
       expect(fast.headers.join('\n')).toMatch(/x-evidence-checked-at: \d{4}-\d{2}-\d{2}T[\d:.]+\+00:00\nx-usage-recorded: false/);
     }
   });
+
+  it('sends the router\'s own 200, header for header and byte for byte, to an anonymous read without a tag', async () => {
+    for (const path of ['/v1/funding/latest', '/funding-evidence/v1/funding/latest']) {
+      await send(port, path);
+      const before = test.app.revalidation.served;
+      const fast = await send(port, path, { accept: 'application/json' });
+      expect(test.app.revalidation.served).toBe(before + 1);
+      const routed = await test.app.inject({ method: 'GET', url: path, headers: { accept: 'application/json' } });
+      expect(fast.status).toBe(200);
+      expect(routed.statusCode).toBe(200);
+      expect(fast.body).toBe(routed.body);
+      const instantless = (list: string[]) => list.map((h) => h.replace(/^(x-evidence-checked-at: ).*/, '$1…'));
+      const routedHeaders = withoutConnectionHeaders(Object.entries(routed.headers).flatMap(([n, v]) => [n, String(v)]));
+      expect(instantless(fast.headers)).toEqual(instantless(routedHeaders));
+    }
+  });
+
+  it('counts each read it sends as the router counts a 200, and each revalidation as a 304', async () => {
+    const count = async (outcome: 'data_response' | 'not_modified') => {
+      await flushAnonymousCounts(test.storage);
+      const row = await test.storage.db.selectFrom('aggregates').select(({ fn }) => fn.sum<number>('count').as('n'))
+        .where('outcome', '=', outcome).where('traffic_class', '=', 'anonymous').executeTakeFirst();
+      return Number(row?.n ?? 0);
+    };
+    const path = '/v1/funding/latest';
+    const tag = (await send(port, path)).headers.find((h) => h.startsWith('etag: '))!.slice(6);
+    const [data, notModified] = [await count('data_response'), await count('not_modified')];
+    const [served, answered] = [test.app.revalidation.served, test.app.revalidation.answered];
+    for (let i = 0; i < 3; i++) expect((await send(port, path)).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await send(port, path, { 'if-none-match': tag })).status).toBe(304);
+    expect([test.app.revalidation.served - served, test.app.revalidation.answered - answered]).toEqual([3, 2]);
+    expect([await count('data_response') - data, await count('not_modified') - notModified]).toEqual([3, 2]);
+  });
+
+  it('leaves to the router every read it cannot vouch for: keyed, cross-origin, excluded, HEAD, another tag', async () => {
+    const path = '/v1/funding/latest';
+    await send(port, path);
+    const served = test.app.revalidation.served;
+    const answers = [
+      await send(port, path, { authorization: 'Bearer fe_notakey' }),
+      await send(port, path, { origin: 'https://pro.openbb.co' }),
+      await send(port, path, { 'x-service-traffic-class': 'synthetic' }),
+      await send(port, path, {}, 'HEAD'),
+      await send(port, path, { 'if-none-match': '"0"' }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([401, 200, 200, 200, 200]);
+    expect(answers[1].headers).toContain('access-control-allow-origin: https://pro.openbb.co');
+    expect(test.app.revalidation.served).toBe(served);
+  });
 });
 
 describe('Revalidation', () => {

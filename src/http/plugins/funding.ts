@@ -99,29 +99,42 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
   };
 
   /**
-   * What a revalidation of the current packet gets ahead of the router (revalidation.ts):
-   * the route's own checks (the cached state checked within its bound, the readiness
-   * judgement at this instant, the same body tag), then the anonymous count and the
-   * headers the route writes after its fixed ones.
+   * What a read of the current packet gets ahead of the router (revalidation.ts), as a 304
+   * to a revalidation or as the whole 200: the route's own checks (the cached state checked
+   * within its bound, the readiness judgement at this instant, the same body tag), then the
+   * anonymous count and the headers the route writes after its fixed ones.
    */
-  const rememberLatest = (url: string, etag: string) => (headers: readonly (readonly [string, string])[]) => app.revalidation.remember(url, {
-    etag,
-    headers,
-    revalidate: () => {
-      const now = deps.clock();
-      const stored = freshStoredCurrent(storage, readConfig.mode, now);
-      if (stored === undefined) return undefined;
-      let packet: VerifiedPacket;
-      try {
-        packet = judgeCurrent(stored, readConfig, now).packet;
-      } catch {
-        return undefined;
-      }
-      if (latestBody(packet, sample).etag !== etag) return undefined;
-      const recorded = countAnonymousRead(deps, false, 'not_modified');
-      return ['x-evidence-checked-at', formatInstantOffset(now), USAGE_RECORDED_HEADER, recorded, 'content-type', 'application/json'];
-    },
-  });
+  const currentNow = (etag: string): Instant | undefined => {
+    const now = deps.clock();
+    const stored = freshStoredCurrent(storage, readConfig.mode, now);
+    if (stored === undefined) return undefined;
+    let packet: VerifiedPacket;
+    try {
+      packet = judgeCurrent(stored, readConfig, now).packet;
+    } catch {
+      return undefined;
+    }
+    return latestBody(packet, sample).etag === etag ? now : undefined;
+  };
+  const restHeaders = (etag: string, outcome: 'not_modified' | 'data_response') => {
+    const now = currentNow(etag);
+    if (now === undefined) return undefined;
+    const recorded = countAnonymousRead(deps, false, outcome);
+    // Fastify adds the charset to the type of a string body (the 200), not to an empty one.
+    const type = outcome === 'data_response' ? 'application/json; charset=utf-8' : 'application/json';
+    return ['x-evidence-checked-at', formatInstantOffset(now), USAGE_RECORDED_HEADER, recorded, 'content-type', type];
+  };
+  const bodyBytes = new WeakMap<EncodedBody, Buffer>();
+  const rememberLatest = (url: string, encoded: EncodedBody) => (headers: readonly (readonly [string, string])[]) => {
+    let body = bodyBytes.get(encoded);
+    if (body === undefined) bodyBytes.set(encoded, (body = Buffer.from(encoded.body, 'utf8')));
+    app.revalidation.remember(url, {
+      etag: encoded.etag,
+      headers,
+      revalidate: () => restHeaders(encoded.etag, 'not_modified'),
+      full: { body, serve: () => restHeaders(encoded.etag, 'data_response') },
+    });
+  };
 
   serveRoute(app, options, FundingLatest, async (request, reply) => {
     const now = deps.clock();
@@ -129,7 +142,7 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
     const identity = anonymousReader(request) ?? (await identifyReader(deps, request));
     const { packet } = await currentEvidence(storage, readConfig, now);
     const encoded = latestBody(packet, sample);
-    const remember = request.method === 'GET' ? rememberLatest(request.raw.url ?? '', encoded.etag) : undefined;
+    const remember = request.method === 'GET' ? rememberLatest(request.raw.url ?? '', encoded) : undefined;
     return sendConditional(request, reply, { encoded, now, usage: { identity, packetId: packet.packetId }, remember });
   });
 

@@ -162,8 +162,10 @@ function sourceUrl(name: string) {
 // A comma-separated list of exact origins (scheme://host[:port]), as browsers send them.
 function hostList(value: string): string[] {
   const hosts = value.split(',').map((h) => h.trim()).filter((h) => h !== '');
+  // Set but naming nothing would silently mean "any host": the opposite of what was asked.
+  if (hosts.length === 0) throw new ConfigError('EVIDENCE_ALLOWED_HOSTS is set but names no host; leave it unset to answer any Host');
   for (const host of hosts) {
-    if (!splitHost(host)) throw new ConfigError(`EVIDENCE_ALLOWED_HOSTS must list host names such as evidence.example.org or localhost:8080, got ${JSON.stringify(host)}`);
+    if (!splitHost(host)) throw new ConfigError(`EVIDENCE_ALLOWED_HOSTS must list host names such as evidence.example.org or localhost:8080 (ports 1–65535), got ${JSON.stringify(host)}`);
   }
   return hosts;
 }

@@ -7,6 +7,8 @@
 // An entry without a port matches the name on any port; one with a port matches only it.
 // Names compare case-insensitively, and a trailing dot (an absolute DNS name) is ignored.
 
+import { isIPv6 } from 'node:net';
+
 export type HostCheck = (host: string | undefined) => boolean;
 
 function normalise(name: string): string {
@@ -14,10 +16,19 @@ function normalise(name: string): string {
   return lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
-/** Splits `name[:port]` (or `[v6]:port`); undefined for text that is no host. */
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+function isName(text: string): boolean {
+  if (text.startsWith('[')) return text.endsWith(']') && isIPv6(text.slice(1, -1));
+  const name = text.endsWith('.') ? text.slice(0, -1) : text;
+  return name.length > 0 && name.length <= 253 && name.split('.').every((label) => LABEL.test(label));
+}
+
+/** Splits `name[:port]` (or `[v6]:port`); undefined for text that is no host, or a port outside 1–65535. */
 export function splitHost(text: string): { name: string; port: string | undefined } | undefined {
-  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::([0-9]{1,5}))?$/.exec(text);
-  if (!m || m[1] === '.' || m[1].startsWith('.')) return undefined;
+  const m = /^(\[[^\]]*\]|[^:]+)(?::([0-9]{1,5}))?$/.exec(text);
+  if (!m || !isName(m[1])) return undefined;
+  if (m[2] !== undefined && (Number(m[2]) < 1 || Number(m[2]) > 65535)) return undefined;
   return { name: normalise(m[1]), port: m[2] };
 }
 

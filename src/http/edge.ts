@@ -13,6 +13,7 @@ import type { Config } from '../core/config.js';
 import { AppError, CoreErrors, type ErrorDefinition } from '../core/errors.js';
 import { hostCheck } from '../core/hosts.js';
 import { errorBody } from './errors.js';
+import { targetAuthority } from './target.js';
 
 /** Largest request line plus header section accepted (Node's default, stated on purpose). */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -84,6 +85,20 @@ export interface Edge {
   answersHost(raw: IncomingMessage): boolean;
 }
 
+/**
+ * The hosts a request names: the authority of an absolute-form target, which a server must
+ * take instead of Host (RFC 9112 §3.2.2), or else every Host line (undefined without one).
+ * Every one of them must be answerable: a proxy may honour any of several Host lines.
+ */
+function hostsNamed(raw: IncomingMessage & { originalUrl?: string }): (string | undefined)[] {
+  const authority = targetAuthority(raw.originalUrl ?? raw.url ?? '/');
+  if (authority !== undefined) return [authority];
+  const hosts: string[] = [];
+  const headers = raw.rawHeaders;
+  for (let i = 0; i < headers.length; i += 2) if (headers[i].length === 4 && headers[i].toLowerCase() === 'host') hosts.push(headers[i + 1]);
+  return hosts.length === 0 ? [undefined] : hosts;
+}
+
 export function createEdge(config: EdgeConfig): Edge {
   const sample = config.mode === 'sample';
   const security = securityHeaders(config);
@@ -94,7 +109,7 @@ export function createEdge(config: EdgeConfig): Edge {
 
   const allow = () => [...methods].sort().join(', ');
   const hostAllowed = hostCheck(config.allowedHosts);
-  const answersHost = (raw: IncomingMessage) => hostAllowed === undefined || hostAllowed(raw.headers.host);
+  const answersHost = (raw: IncomingMessage) => hostAllowed === undefined || hostsNamed(raw).every(hostAllowed);
 
   /** A complete response with a fixed body, written where no reply object exists. */
   const rawResponse = (def: ErrorDefinition, message: string, extra: Record<string, string> = {}): Buffer => {

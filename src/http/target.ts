@@ -17,6 +17,13 @@ export function originForm(url: string): string {
   return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
+/** The authority (`host[:port]`, userinfo included if sent) of an absolute-form target; undefined for any other form. */
+export function targetAuthority(url: string): string | undefined {
+  if (url.startsWith('/')) return undefined;
+  const absolute = ABSOLUTE_FORM.exec(url);
+  return absolute === null ? undefined : absolute[0].slice(absolute[0].indexOf('//') + 2);
+}
+
 /**
  * The path the router matches for a target: before `?` or `#`, percent-decoded as decodeURI
  * does (delimiters such as `%2F` stay encoded, as the router keeps them), with runs of `/`

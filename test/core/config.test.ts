@@ -40,6 +40,12 @@ describe('configuration', () => {
     [{ EVIDENCE_ALLOWED_HOSTS: 'https://evidence.example' }, /EVIDENCE_ALLOWED_HOSTS/],
     [{ EVIDENCE_ALLOWED_HOSTS: 'evidence.example, under_score.example' }, /EVIDENCE_ALLOWED_HOSTS/],
     [{ EVIDENCE_ALLOWED_HOSTS: 'evidence.example:port' }, /EVIDENCE_ALLOWED_HOSTS/],
+    [{ EVIDENCE_ALLOWED_HOSTS: ',' }, /EVIDENCE_ALLOWED_HOSTS is set but names no host/],
+    [{ EVIDENCE_ALLOWED_HOSTS: ' , ' }, /EVIDENCE_ALLOWED_HOSTS is set but names no host/],
+    [{ EVIDENCE_ALLOWED_HOSTS: 'localhost:0' }, /EVIDENCE_ALLOWED_HOSTS/],
+    [{ EVIDENCE_ALLOWED_HOSTS: 'localhost:99999' }, /EVIDENCE_ALLOWED_HOSTS/],
+    [{ EVIDENCE_ALLOWED_HOSTS: '-bad-.example' }, /EVIDENCE_ALLOWED_HOSTS/],
+    [{ EVIDENCE_ALLOWED_HOSTS: '[not:v6]' }, /EVIDENCE_ALLOWED_HOSTS/],
   ])('refuses %o with a message naming the setting', (env, pattern) => {
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(ConfigError);
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(pattern);

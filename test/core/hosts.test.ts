@@ -46,6 +46,9 @@ describe('allowed hosts', () => {
   it('splits name and port, and refuses what is no host', () => {
     expect(splitHost('Evidence.Example.:8080')).toEqual({ name: 'evidence.example', port: '8080' });
     expect(splitHost('[::1]')).toEqual({ name: '[::1]', port: undefined });
-    for (const bad of ['', '.', '.x', 'a b', 'a_b', 'x:123456', 'http://x']) expect(splitHost(bad), bad).toBeUndefined();
+    expect(splitHost('localhost:08443')).toEqual({ name: 'localhost', port: '08443' });
+    for (const bad of ['', '.', '.x', 'a..b', '-a.example', 'a-.example', 'a b', 'a_b', 'x:123456', 'x:0', 'x:65536', 'http://x', '[::1', '[zz::1]', `${'a'.repeat(64)}.example`]) {
+      expect(splitHost(bad), bad).toBeUndefined();
+    }
   });
 });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFundingHarness, type FundingHarness } from '../funding/harness.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { exchange, parseResponses, portOf } from '../helpers/raw-http.js';
 
 const ALLOWED = ['evidence.example', 'localhost:8080'];
 
@@ -70,5 +71,47 @@ describe('a configured list of host names, over a socket', () => {
     const foreign = await h.get('/v1/funding/latest', { 'if-none-match': etag, host: 'attacker.example' });
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json<{ code: string }>().code).toBe('host_not_allowed');
+  });
+});
+
+describe('a configured list of host names, for every way a request names its host', () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await makeTestApp({ mode: 'sample', allowedHosts: ['localhost'] });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    port = portOf(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const statusOf = async (head: string, body = '') => {
+    const got = await exchange(port, `${head}\r\n${body ? `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` : ''}Connection: close\r\n\r\n${body}`, { limitMs: 3000 });
+    const [response] = parseResponses(got.bytes);
+    return { status: response.status, code: (JSON.parse(response.body.toString() || '{}') as { code?: string }).code };
+  };
+  const keys = async () => Number((await t.storage.db.selectFrom('applications').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
+  const ENROL = '{"measurement_consent": true}';
+
+  it('takes the host of an absolute-form target instead of Host, as HTTP/1.1 requires', async () => {
+    const before = await keys();
+    expect(await statusOf('GET http://attacker.example/healthz HTTP/1.1\r\nHost: localhost')).toEqual({ status: 400, code: 'host_not_allowed' });
+    expect(await statusOf('POST http://attacker.example/v1/applications HTTP/1.1\r\nHost: localhost', ENROL)).toEqual({ status: 400, code: 'host_not_allowed' });
+    expect(await keys()).toBe(before);
+    expect((await statusOf('GET http://localhost:9/healthz HTTP/1.1\r\nHost: attacker.example')).status).toBe(200);
+    expect((await statusOf('GET http://localhost/healthz HTTP/1.0')).status).toBe(200);
+    expect(await statusOf('GET http://user@localhost/healthz HTTP/1.1\r\nHost: localhost')).toMatchObject({ status: 400 });
+  });
+
+  it('refuses a request any of whose Host lines names another host (HTTP/1.0 may send several)', async () => {
+    const before = await keys();
+    for (const hosts of [['localhost', 'attacker.example'], ['attacker.example', 'localhost']]) {
+      const head = `POST /v1/applications HTTP/1.0\r\n${hosts.map((h) => `Host: ${h}`).join('\r\n')}`;
+      expect(await statusOf(head, ENROL), hosts.join(',')).toEqual({ status: 400, code: 'host_not_allowed' });
+    }
+    expect(await keys()).toBe(before);
+    expect((await statusOf('GET /healthz HTTP/1.0\r\nHost: localhost\r\nHost: LOCALHOST:8080')).status).toBe(200);
+    expect(await statusOf('GET /healthz HTTP/1.0')).toEqual({ status: 400, code: 'host_not_allowed' });
   });
 });

@@ -3,7 +3,7 @@
 // structuredContent; a refusal is the REST error body, so a client reads the same `code`
 // on either surface. Arguments arrive from parseStrictJson, so int/float tokens are kept.
 import { AppError, CoreErrors } from '../core/errors.js';
-import { encodePythonBody } from '../core/json.js';
+import { encodePythonBody, isFloatToken, pyFloatRepr, rawIntegerOf } from '../core/json.js';
 import { analysisToolSpecs } from '../analysis/tools/catalogue.js';
 import { executeAnalysisTool } from '../analysis/tools/execute.js';
 import { changesBody } from '../funding/changes.js';
@@ -164,12 +164,12 @@ function dataTools(): McpTool[] {
       shape: 'evidence',
       run: async (args, ctx) => {
         onlyMembers(args, ['dataset', 'entity', 'start_date', 'end_date', 'limit', 'offset', 'snapshot', 'as_retrieved_at']);
-        // Types are the tool schema's; values are group C's reader's, which reads a number as
-        // the query text it spells (1.5 as "1.5"): a bad one gets the 422 body REST sends for
-        // that text, every problem listed.
+        // Types are the tool schema's; values are group C's reader's, given each number as the
+        // query text a client sends for it (withQueryTexts): a bad one gets the 422 body REST
+        // sends for that text, every problem listed.
         for (const name of ['dataset', 'entity', 'start_date', 'end_date', 'snapshot', 'as_retrieved_at']) optionalString(args, name);
         for (const name of ['limit', 'offset']) optionalNumber(args, name);
-        return dataText(await queryDataset(ctx.data(), { ...args }));
+        return dataText(await queryDataset(ctx.data(), withQueryTexts(args, ['limit', 'offset'])));
       },
     },
     {
@@ -224,7 +224,7 @@ function dataTools(): McpTool[] {
         // As data_query: types here, values in group C's reader.
         for (const name of ['bank', 'previous_revision', 'snapshot']) optionalString(args, name);
         optionalNumber(args, 'limit');
-        return dataText(await agentReview(ctx.data(), { ...args }));
+        return dataText(await agentReview(ctx.data(), withQueryTexts(args, ['limit'])));
       },
     },
   ];
@@ -275,6 +275,23 @@ function optionalString(args: Record<string, unknown>, name: string): string | u
   return value;
 }
 
+/**
+ * The arguments with each named number replaced by the query text a client would send for
+ * it, so group C reads what it reads over REST: an integer token as its exact digits (`-0`
+ * kept), a float token as Python prints it (`2.0` stays "2.0", which REST refuses as a whole
+ * number, where the double alone would read as "2"). A JSON number has no one spelling: `1e3`
+ * reads as "1000.0", the same value and verdict as REST's "1e3", echoed differently.
+ */
+function withQueryTexts(args: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  const query = { ...args };
+  for (const name of names) {
+    const value = args[name];
+    if (typeof value !== 'number') continue;
+    query[name] = isFloatToken(args, name) ? pyFloatRepr(value) : (rawIntegerOf(args, name) ?? (Object.is(value, -0) ? '-0' : String(value)));
+  }
+  return query;
+}
+
 function optionalNumber(args: Record<string, unknown>, name: string): void {
   if (Object.hasOwn(args, name) && typeof args[name] !== 'number') refuse(`${name} must be an integer`, `/${name}`);
 }
@@ -286,7 +303,8 @@ function optionalNumber(args: Record<string, unknown>, name: string): void {
 function queryInteger(args: Record<string, unknown>, name: string, minimum: number, maximum: number): number | undefined {
   if (!Object.hasOwn(args, name)) return undefined;
   const value = args[name];
-  const problem = typeof value !== 'number' || !Number.isSafeInteger(value) ? 'must be integer'
+  // As REST's schema reads it: 1e21 and 2^53 + 1 are integers (too large), 2.0 is 2.
+  const problem = typeof value !== 'number' || !Number.isInteger(value) ? 'must be integer'
     : value < minimum ? `must be >= ${minimum}`
       : value > maximum ? `must be <= ${maximum}`
         : undefined;

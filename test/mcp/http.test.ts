@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ANALYSIS_TOOL_NAMES } from '../../src/analysis/tools/catalogue.js';
+import { pyFloatRepr } from '../../src/core/json.js';
 import { HISTORY_MAX_LIMIT } from '../../src/funding/history.js';
 import { openFundingHarness, type FundingHarness } from '../funding/harness.js';
 import { TOOL_ARGUMENTS } from './arguments.js';
@@ -110,11 +111,17 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
 
   it('refuses every out-of-range or fractional history limit with the body REST sends for the same query', async () => {
     await fc.assert(fc.asyncProperty(
-      fc.oneof(fc.integer({ min: -1000, max: 0 }), fc.integer({ min: HISTORY_MAX_LIMIT + 1, max: 100_000 }), fc.double({ min: -50, max: 200, noInteger: true, noNaN: true })),
+      fc.oneof(
+        fc.integer({ min: -1000, max: 0 }),
+        fc.integer({ min: HISTORY_MAX_LIMIT + 1, max: 100_000 }),
+        fc.double({ min: -50, max: 200, noInteger: true, noNaN: true }),
+        // Integers beyond 2^53 are still integers to REST's schema: too large, not fractional.
+        fc.constantFrom(2 ** 53, 2 ** 60, 1e21),
+      ),
       async (limit) => {
         const result = await client.callTool({ name: 'funding_history', arguments: { limit } });
         expect(result.isError).toBe(true);
-        const rest = await h.get(`/v1/funding/history?limit=${limit}`);
+        const rest = await h.get(`/v1/funding/history?limit=${encodeURIComponent(String(limit))}`);
         expect(rest.statusCode).toBe(422);
         expect((result.content as { text: string }[])[0].text).toBe(rest.body);
       },
@@ -122,34 +129,44 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
   });
 
   it('refuses bad data_query and agent_review numbers with the 422 body REST sends for the same query text, every problem listed', async () => {
-    const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
-    const badInteger = fc.oneof(
-      fc.integer({ min: -5000, max: 0 }),
-      fc.integer({ min: 2001, max: 10_000_000 }),
-      fc.double({ min: -10, max: 5000, noInteger: true, noNaN: true }),
-      fc.constantFrom(1e21, -0.5, 2.5e-7),
-    );
+    // Number tokens as a client may write them. The query text REST is compared with is the
+    // token's value as written for an integer, and as Python prints it for a float (`2.0`,
+    // `1e+21`); REST given the token's own spelling must reach the same verdict.
+    const integerToken = fc.oneof(fc.integer({ min: -5000, max: 0 }), fc.integer({ min: 2001, max: 10_000_000 }), fc.bigInt({ min: 2n ** 53n, max: 2n ** 70n }))
+      .map((n) => ({ token: String(n), text: String(n) }));
+    const floatToken = fc.oneof(
+      fc.double({ min: -10, max: 5000, noNaN: true }).filter((x) => !Number.isInteger(x)),
+      fc.integer({ min: -100, max: 3000 }),
+      fc.constantFrom(1e21, 2.5e-7, 1e3, -0.5),
+    ).chain((x) => fc.constantFrom(pyFloatRepr(x), x.toExponential(), x.toExponential().toUpperCase()).map((token) => ({ token, text: pyFloatRepr(x) })));
+    const badNumber = fc.oneof(integerToken, floatToken, fc.constant({ token: '-0', text: '-0' }));
+    const callText = async (tool: string, args: string) => {
+      const raw = await rpc(`{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "${tool}", "arguments": ${args}}}`, '/mcp', { accept: 'application/json, text/event-stream' });
+      const result = (JSON.parse(raw.text) as { result: { isError?: boolean; content: { text: string }[] } }).result;
+      expect(result.isError).toBe(true);
+      return result.content[0].text;
+    };
+    const verdict = (body: string) => (JSON.parse(body) as { code: string; detail: { type: string }[] });
     await fc.assert(fc.asyncProperty(
-      badInteger,
-      fc.option(badInteger, { nil: undefined }),
-      fc.option(fc.constantFrom('no_such_dataset', '', 'money_markets'), { nil: undefined }),
+      badNumber,
+      fc.option(badNumber, { nil: undefined }),
+      fc.constantFrom('no_such_dataset', 'money_markets'),
       async (limit, offset, dataset) => {
-        const args: Record<string, unknown> = { limit };
-        if (offset !== undefined) args.offset = offset;
-        if (dataset !== undefined) args.dataset = dataset;
-        const query = new URLSearchParams(Object.entries(args).map(([k, v]) => [k, text(v)]));
-        const result = await client.callTool({ name: 'data_query', arguments: args });
-        const rest = await h.get(`/api/v1/query?${query.toString()}`);
+        const args = `{"dataset": "${dataset}", "limit": ${limit.token}${offset ? `, "offset": ${offset.token}` : ''}}`;
+        const query = (pick: 'text' | 'token') => `/api/v1/query?dataset=${dataset}&limit=${encodeURIComponent(limit[pick])}${offset ? `&offset=${encodeURIComponent(offset[pick])}` : ''}`;
+        const mcp = await callText('data_query', args);
+        const rest = await h.get(query('text'));
         expect(rest.statusCode, rest.body).toBe(422);
-        expect(result.isError).toBe(true);
-        expect((result.content as { text: string }[])[0].text).toBe(rest.body);
+        expect(mcp).toBe(rest.body);
+        const spelled = await h.get(query('token'));
+        expect(spelled.statusCode).toBe(422);
+        expect(verdict(mcp).code).toBe(verdict(spelled.body).code);
+        expect(verdict(mcp).detail.map((d) => d.type)).toEqual(verdict(spelled.body).detail.map((d) => d.type));
 
-        const review = await client.callTool({ name: 'agent_review', arguments: { limit } });
-        const restReview = await h.get(`/api/v1/agent-review?limit=${encodeURIComponent(text(limit))}`);
-        expect(restReview.statusCode, restReview.body).toBe(422);
-        expect((review.content as { text: string }[])[0].text).toBe(restReview.body);
+        const review = await callText('agent_review', `{"limit": ${limit.token}}`);
+        expect(review).toBe((await h.get(`/api/v1/agent-review?limit=${encodeURIComponent(limit.text)}`)).body);
       },
-    ), { numRuns: 30 });
+    ), { numRuns: 40 });
   });
 
   it('queries group C datasets through the domain service', async () => {

@@ -62,6 +62,9 @@ describe('funding evidence as an OpenBB Workspace backend', () => {
     for (const file of ['widgets.json', 'apps.json']) {
       const res = await h.get(`${BASE}/${file}`, { origin: WORKSPACE });
       expect(res.headers['access-control-allow-origin'], file).toBe(WORKSPACE);
+      // Cacheable for an hour, so shared caches must key it by Origin.
+      expect(res.headers['cache-control']).toBe('public, max-age=3600');
+      expect(res.headers.vary).toBe('Origin');
       const preflight = await h.app.inject({ method: 'OPTIONS', url: `${BASE}/${file}`, headers: { origin: WORKSPACE, 'access-control-request-method': 'GET' } });
       expect(preflight.statusCode, file).toBe(204);
       const foreign = await h.get(`${BASE}/${file}`, { origin: 'https://elsewhere.example' });

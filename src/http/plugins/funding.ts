@@ -222,6 +222,8 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
   for (const { contract, bytes } of manifests) {
     serveRoute(app, options, contract, async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=3600');
+      // A shared cache must keep one copy per Origin: the CORS headers differ between them.
+      reply.header('vary', 'Origin');
       reply.type('application/json');
       return reply.send(bytes);
     });

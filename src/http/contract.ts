@@ -62,6 +62,7 @@ export function defineRoute<const C extends RouteContract>(contract: C): C {
 /** Every request, whatever the route: URL and header guards, load shedding, the last resort. */
 const SHELL_ERRORS: readonly ErrorDefinition[] = [
   CoreErrors.credentials_in_url,
+  CoreErrors.host_not_allowed,
   CoreErrors.query_too_long,
   CoreErrors.header_too_large,
   CoreErrors.overloaded,

@@ -15,6 +15,7 @@ import type {
   RouteShorthandOptions,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { errorsOf, type RouteContract } from './contract.js';
 import type { AppDeps } from './deps.js';
 import { errorBodySchema, type ErrorShape } from './error-schemas.js';
@@ -72,9 +73,17 @@ export function routeSchema(contract: RouteContract, shape: ErrorShape, hide: bo
   }
   for (const [status, defs] of errorsOf(contract)) {
     const codes = defs.map((d) => d.code);
+    let schema = contract.errorBodies?.[status]?.(codes) ?? errorBodySchema(shape, codes);
+    let note = '';
+    // A header section beyond Node's parser limit is refused before the path is read, so
+    // that 431 comes in the neutral shape (both message keys); the guard's own is the group's.
+    if (status === 431 && shape !== 'any') {
+      schema = Type.Union([schema, errorBodySchema('any', codes)]);
+      note = '\n\nA header section beyond 16 KiB is refused by the HTTP parser before the path is known: that answer has the neutral shape (`error` and `detail`).';
+    }
     response[status] = {
-      description: defs.map((d) => `\`${d.code}\`: ${d.meaning}`).join('\n\n'),
-      content: { 'application/json': { schema: contract.errorBodies?.[status]?.(codes) ?? errorBodySchema(shape, codes) } },
+      description: defs.map((d) => `\`${d.code}\`: ${d.meaning}`).join('\n\n') + note,
+      content: { 'application/json': { schema } },
     };
   }
   const schema: FastifySchema & Record<string, unknown> = {

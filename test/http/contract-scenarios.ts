@@ -25,11 +25,13 @@ export interface Fixtures {
   small: TestApp;
   /** Today's enrollment allowance is used up. */
   full: TestApp;
+  /** Answers only the Host evidence.example (EVIDENCE_ALLOWED_HOSTS). */
+  hosts: TestApp;
   /** Enrolls a fresh key on `main` (for answers that consume one). */
   enroll(): Promise<string>;
 }
 
-export type FixtureApp = 'main' | 'stale' | 'broken' | 'small' | 'full';
+export type FixtureApp = 'main' | 'stale' | 'broken' | 'small' | 'full' | 'hosts';
 
 export interface Scenario {
   /** What the request exercises (shown when it fails). */

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostCheck, splitHost } from '../../src/core/hosts.js';
 
-const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?$/);
+// Labels up to the DNS limit of 63 characters.
+const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/);
 const name = fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.'));
 const port = fc.integer({ min: 1, max: 65535 });
 const randomCase = (text: string, flips: boolean[]) => [...text].map((c, i) => (flips[i % flips.length] ? c.toUpperCase() : c)).join('');
@@ -20,12 +21,27 @@ describe('allowed hosts', () => {
     }));
   });
 
-  it('matches a listed name:port only on that port', () => {
-    fc.assert(fc.property(name, port, port, (host, listed, asked) => {
-      const check = hostCheck([`${host}:${listed}`])!;
-      expect(check(`${host}:${asked}`)).toBe(asked === listed);
+  it('matches a listed name:port only on that port, however many leading zeros either is written with', () => {
+    const zeros = fc.integer({ min: 0, max: 4 });
+    fc.assert(fc.property(name, port, port, zeros, zeros, (host, listed, asked, z1, z2) => {
+      const padded = (n: number, z: number) => `${'0'.repeat(Math.max(0, Math.min(z, 5 - String(n).length)))}${n}`;
+      const check = hostCheck([`${host}:${padded(listed, z1)}`])!;
+      expect(check(`${host}:${padded(asked, z2)}`)).toBe(asked === listed);
       expect(check(host)).toBe(false);
     }));
+  });
+
+  it('compares bracketed IPv6 literals as written (an unlisted spelling of a listed address is refused, never the reverse)', () => {
+    const check = hostCheck(['[::1]'])!;
+    expect(check('[::1]:8080')).toBe(true);
+    expect(check('[0:0:0:0:0:0:0:1]:8080')).toBe(false);
+    expect(check('[::2]')).toBe(false);
+  });
+
+  it('accepts names up to 253 characters and refuses longer ones', () => {
+    const long = (n: number) => Array.from({ length: Math.ceil(n / 64) }, () => 'a'.repeat(63)).join('.').slice(0, n);
+    expect(splitHost(long(253))).toBeDefined();
+    expect(splitHost(long(254).replace(/\.$/, 'a'))).toBeUndefined();
   });
 
   it('refuses other names, names that only end like a listed one, a missing Host and text that is no host', () => {

@@ -159,9 +159,14 @@ function sourceUrl(name: string) {
   };
 }
 
-// A comma-separated list of exact origins (scheme://host[:port]), as browsers send them.
+/** The entries of a comma-separated setting, trimmed, empty ones dropped. */
+function commaList(value: string): string[] {
+  return value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+}
+
+// A comma-separated list of host names (name or name:port), as Host headers carry them.
 function hostList(value: string): string[] {
-  const hosts = value.split(',').map((h) => h.trim()).filter((h) => h !== '');
+  const hosts = commaList(value);
   // Set but naming nothing would silently mean "any host": the opposite of what was asked.
   if (hosts.length === 0) throw new ConfigError('EVIDENCE_ALLOWED_HOSTS is set but names no host; leave it unset to answer any Host');
   for (const host of hosts) {
@@ -170,8 +175,9 @@ function hostList(value: string): string[] {
   return hosts;
 }
 
+// A comma-separated list of exact origins (scheme://host[:port]), as browsers send them.
 function originList(value: string): string[] {
-  const origins = value.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  const origins = commaList(value);
   for (const origin of origins) {
     let url: URL | undefined;
     try {

@@ -10,7 +10,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CoreErrors, AppError } from '../core/errors.js';
 import { parseStrictJson } from '../core/json.js';
-import { namespaceOf } from './contract.js';
+import { namespaceOf, servedAt } from './contract.js';
 import type { AppDeps } from './deps.js';
 import { groupErrorHandler, sendError, type ErrorShape } from './errors.js';
 import { GROUPS, type GroupDefinition } from './groups.js';
@@ -113,7 +113,7 @@ async function mountGroup(app: FastifyInstance, group: GroupDefinition, mount: s
         served.add(contract.operationId);
       });
       await scope.register(group.plugin, { deps, mountedAt: mount, hideFromDocs: mount !== '', shape: group.shape });
-      const missing = group.routes.filter((c) => !served.has(c.operationId) && !(c.prefixOnly && mount === '')).map((c) => c.operationId);
+      const missing = group.routes.filter((c) => !served.has(c.operationId) && servedAt(c, mount)).map((c) => c.operationId);
       if (missing.length > 0) throw new Error(`group ${group.name} does not serve ${missing.join(', ')} under '${mount}'`);
     },
     { prefix: mount },

@@ -54,6 +54,11 @@ export interface RouteContract {
   readonly errors: readonly ErrorDefinition[];
 }
 
+/** Whether a group mounted at `mount` ('' for the root) serves `contract` there. */
+export function servedAt(contract: RouteContract, mount: string): boolean {
+  return !(contract.prefixOnly && mount === '');
+}
+
 /** Keeps the literal types of a contract (its schemas type the handler). */
 export function defineRoute<const C extends RouteContract>(contract: C): C {
   return contract;

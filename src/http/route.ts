@@ -16,7 +16,7 @@ import type {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorsOf, type RouteContract } from './contract.js';
+import { errorsOf, servedAt, type RouteContract } from './contract.js';
 import type { AppDeps } from './deps.js';
 import { errorBodySchema, type ErrorShape } from './error-schemas.js';
 
@@ -110,7 +110,7 @@ export function serveRoute<C extends RouteContract>(
 ): void {
   // At the root the path is another group's: the upstream prefix is its only home, and the
   // copy there is the documented one.
-  if (contract.prefixOnly && options.mountedAt === '') return;
+  if (!servedAt(contract, options.mountedAt)) return;
   app.route({
     method: contract.method,
     url: contract.url,

@@ -22,6 +22,7 @@ import { FUNDING_SOURCES_PAGE } from '../../funding/sources-page.js';
 import { verifyStoredPacket, type VerifiedPacket } from '../../funding/verify.js';
 import { freshStoredCurrent, storedCurrent } from '../../funding/current-cache.js';
 import { ifNoneMatchMatches } from '../conditional.js';
+import { servedAt } from '../contract.js';
 import { serveRoute, type GroupPluginOptions, type RouteExtras } from '../route.js';
 import { FundingChanges, FundingHistory, FundingLatest, FundingOpenBBApps, FundingOpenBBWidgets, FundingPacketFile, FundingSourceTerms } from '../routes/funding.js';
 import { fundingApps, fundingWidgets } from '../../funding/openbb.js';
@@ -229,8 +230,9 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
     });
   }
 
-  for (const route of CORS_READABLE) app.options(route.url, { schema: { hide: true } }, preflight);
-  if (mountedAt !== '') for (const { contract } of manifests) app.options(contract.url, { schema: { hide: true } }, preflight);
+  for (const route of [...CORS_READABLE, ...manifests.map((m) => m.contract)]) {
+    if (servedAt(route, mountedAt)) app.options(route.url, { schema: { hide: true } }, preflight);
+  }
 };
 
 function isPacketFile(name: string): name is PacketFile {

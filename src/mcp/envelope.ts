@@ -2,7 +2,10 @@
 // strict parse (int/float kinds, duplicate keys, non-finite literals), the batch size,
 // and per-message envelope rules, so one malformed member of a batch gets its own error
 // reply and does not stop the rest (the SDK would refuse the whole batch).
-import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema, GetPromptRequestSchema, InitializeRequestSchema, JSONRPCMessageSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
+  ListToolsRequestSchema, PingRequestSchema, type JSONRPCMessage, type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { parseStrictJson } from '../core/json.js';
 import { MAX_RPC_BATCH } from './limits.js';
@@ -72,13 +75,83 @@ export function screenMessage(value: unknown, seen: Set<RequestId>): Screened {
   }
   const checked = JSONRPCMessageSchema.safeParse(value);
   if (!checked.success) {
-    return hasId ? { kind: 'reply', reply: rpcError(replyId, INVALID_REQUEST, 'invalid JSON-RPC message') } : { kind: 'dropped' };
+    if (!hasId) return { kind: 'dropped' };
+    // The envelope itself was checked above: in a request, what the schema refuses is in params (_meta, say).
+    const reply = typeof m.method === 'string' ? rpcError(replyId, INVALID_PARAMS, describeIssue(m.method, checked.error.issues[0]))
+      : rpcError(replyId, INVALID_REQUEST, 'invalid JSON-RPC message');
+    return { kind: 'reply', reply };
   }
   if (hasId && Object.hasOwn(m, 'method')) {
     if (seen.has(id as RequestId)) return { kind: 'reply', reply: rpcError(replyId, INVALID_REQUEST, 'a batch must not repeat a request id') };
     seen.add(id as RequestId);
   }
-  return { kind: 'message', message: checked.data, strict: m };
+  const message = forSdk(checked.data);
+  const problem = paramsProblem(message);
+  if (problem !== undefined) return hasId ? { kind: 'reply', reply: rpcError(replyId, INVALID_PARAMS, problem) } : { kind: 'dropped' };
+  return { kind: 'message', message, strict: m };
+}
+
+// The params schema of each method the server answers. The SDK checks params against these
+// too, but answers a mismatch as an internal error (-32603) carrying its schema library's
+// report; checked here first, a mismatch is the caller's -32602 with a sentence.
+const PARAMS_SCHEMAS: Record<string, { safeParse(value: unknown): { success: boolean; error?: { issues: readonly ParamsIssue[] } } }> = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+  'prompts/list': ListPromptsRequestSchema,
+  'prompts/get': GetPromptRequestSchema,
+  'resources/list': ListResourcesRequestSchema,
+};
+
+interface ParamsIssue {
+  code: string;
+  path: readonly PropertyKey[];
+  expected?: unknown;
+}
+
+// The members tools/call takes (the analysis upstream refuses any other).
+const TOOL_CALL_MEMBERS = new Set(['name', 'arguments', '_meta']);
+
+/**
+ * tools/call `arguments` that are not an object are the tool's to refuse (isError, as any
+ * bad argument), so the SDK is handed the message without them; tools/call reads the
+ * arguments from the strict parse (strictArgumentsOf) in any case.
+ */
+function forSdk(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('method' in message) || message.method !== 'tools/call' || message.params === undefined) return message;
+  const args = (message.params as Record<string, unknown>).arguments;
+  if (args === undefined || (args !== null && typeof args === 'object' && !Array.isArray(args))) return message;
+  const { arguments: _dropped, ...params } = message.params as Record<string, unknown>;
+  return { ...message, params } as JSONRPCMessage;
+}
+
+/** Why a request's params do not fit its method, or undefined when they do (or the method is unknown). */
+function paramsProblem(message: JSONRPCMessage): string | undefined {
+  if (!('method' in message) || !('id' in message)) return undefined;
+  const method = message.method;
+  if (method === 'tools/call' && message.params !== undefined) {
+    const unknown = Object.keys(message.params).find((key) => !TOOL_CALL_MEMBERS.has(key));
+    if (unknown !== undefined) return `unknown tool-call parameter ${JSON.stringify(unknown)}: tools/call takes name, arguments and _meta`;
+  }
+  const schema = Object.hasOwn(PARAMS_SCHEMAS, method) ? PARAMS_SCHEMAS[method] : undefined;
+  const checked = schema?.safeParse(message);
+  if (checked === undefined || checked.success) return undefined;
+  return describeIssue(method, checked.error?.issues[0]);
+}
+
+/** A sentence for the first problem the SDK's schema found in a request's params. */
+function describeIssue(method: string, issue: ParamsIssue | undefined): string {
+  if (issue === undefined) return `invalid params for ${method}`;
+  const where = issue.path.map(String).join('.') || 'params';
+  if (where === 'params') return `invalid params for ${method}: params are missing or incomplete`;
+  return issue.code === 'invalid_type' && typeof issue.expected === 'string'
+    ? `invalid params for ${method}: ${where} must be ${article(issue.expected)}`
+    : `invalid params for ${method}: ${where} is not valid here`;
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
 /** The strict `params.arguments` of a tools/call message, when it has them. */

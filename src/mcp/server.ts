@@ -4,10 +4,15 @@
 // would lose the int/float kind of number tokens, so tools/call takes its arguments from
 // the strict parse the transport made of the same message (looked up by request id).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError,
+  type CallToolResult, type RequestId, type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
+import { AppError, CoreErrors } from '../core/errors.js';
 import { errorBody, resolveError } from '../http/errors.js';
 import { QueryValidationError } from '../data/errors.js';
+import { mcpPrompt, MCP_PROMPTS } from './prompts.js';
 import { mcpTool, mcpTools, type McpTool, type McpToolContext } from './tools.js';
 
 const INSTRUCTIONS = [
@@ -28,6 +33,8 @@ export interface McpServerOptions {
   /** Tools only this transport offers (funding_update on stdio). */
   extraTools?: readonly McpTool[];
   remote?: RemoteTools;
+  /** Told of a tool failure that is a fault of the service, not of the request (the caller gets internal_error). */
+  onFault?: (error: unknown, tool: string) => void;
 }
 
 /** The tools a server built with `options` lists, sorted by name. */
@@ -38,7 +45,8 @@ export function listedTools(options: McpServerOptions = {}): McpTool[] {
 export function createMcpServer(ctx: McpToolContext, strictArguments: StrictArguments, options: McpServerOptions = {}): Server {
   const server = new Server(
     { name: 'evidence-desk', title: 'Evidence Desk', version: SERVICE_VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    // Resources: none are offered, but resources/list answers (with an empty list) as the analysis upstream's does.
+    { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: {} }, instructions: INSTRUCTIONS },
   );
   const tools = listedTools(options);
   const extra = new Map((options.extraTools ?? []).map((t) => [t.name, t]));
@@ -62,20 +70,36 @@ export function createMcpServer(ctx: McpToolContext, strictArguments: StrictArgu
   server.setRequestHandler(CallToolRequestSchema, async (request, handlerExtra): Promise<CallToolResult> => {
     const { name } = request.params;
     const strict = strictArguments(handlerExtra.requestId);
-    const args = strict.found ? strict.value : request.params.arguments;
-    if (remote !== undefined && !extra.has(name)) return remote.call(name, args ?? {});
+    // Missing arguments are no arguments; `null` or another non-object is the tool's to refuse.
+    const args = strict.found ? strict.value : (request.params.arguments ?? {});
+    if (remote !== undefined && !extra.has(name)) return remote.call(name, args);
     const tool = extra.get(name) ?? mcpTool(name);
     if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool: there is no tool called ${JSON.stringify(name)}`);
-    return callTool(tool, args ?? {}, ctx);
+    return callTool(tool, args, ctx, options.onFault);
   });
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: MCP_PROMPTS.map(({ name, title, description }) => ({ name, title, description })),
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    const prompt = mcpPrompt(request.params.name);
+    if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown prompt: there is no prompt called ${JSON.stringify(request.params.name)}`);
+    if (Object.keys(request.params.arguments ?? {}).length > 0) throw new McpError(ErrorCode.InvalidParams, `the prompt ${prompt.name} takes no arguments`);
+    return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text } }] };
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
   return server;
 }
 
-/** Runs one tool: the REST body on success, the REST error body with isError otherwise. */
-export async function callTool(tool: McpTool, args: unknown, ctx: McpToolContext): Promise<CallToolResult> {
+/**
+ * Runs one tool: the REST body on success, the REST error body with isError otherwise.
+ * Arguments that are not an object are the tool's refusal, as any other bad argument: the
+ * analysis tools' validator words it as the upstream does (`input: expected object`).
+ */
+export async function callTool(tool: McpTool, args: unknown, ctx: McpToolContext, onFault?: (error: unknown, tool: string) => void): Promise<CallToolResult> {
   try {
-    if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-      throw new McpError(ErrorCode.InvalidParams, 'tool arguments must be a JSON object');
+    if (tool.shape !== 'analysis' && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+      throw new AppError(CoreErrors.invalid_request, 'tool arguments must be a JSON object', { path: '' });
     }
     const text = await tool.run(args as Record<string, unknown>, ctx);
     return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
@@ -88,6 +112,7 @@ export async function callTool(tool: McpTool, args: unknown, ctx: McpToolContext
       if (sample) body.sample = true;
     } else {
       const resolved = resolveError(error);
+      if (resolved.unexpected) onFault?.(error, tool.name);
       body = errorBody(tool.shape, { code: resolved.code, message: resolved.message, path: resolved.path }, sample);
     }
     return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };

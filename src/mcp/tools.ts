@@ -16,6 +16,7 @@ import { encodeDataBody } from '../data/encode.js';
 import { fundingReview } from '../data/funding-review.js';
 import { listSources, queryDataset, type DataContext } from '../data/service.js';
 import type { Config } from '../core/config.js';
+import { hasLoneSurrogate } from '../core/strings.js';
 import type { Instant } from '../core/time.js';
 import type { Storage } from '../storage/storage.js';
 import { capabilitiesBody } from '../http/plugins/analysis.js';
@@ -167,7 +168,7 @@ function dataTools(): McpTool[] {
         // Types are the tool schema's; values are group C's reader's, given each number as the
         // query text a client sends for it (withQueryTexts): a bad one gets the 422 body REST
         // sends for that text, every problem listed.
-        for (const name of ['dataset', 'entity', 'start_date', 'end_date', 'snapshot', 'as_retrieved_at']) optionalString(args, name);
+        for (const name of ['dataset', 'entity', 'start_date', 'end_date', 'snapshot', 'as_retrieved_at']) queryString(args, name);
         for (const name of ['limit', 'offset']) optionalNumber(args, name);
         return dataText(await queryDataset(ctx.data(), withQueryTexts(args, ['limit', 'offset'])));
       },
@@ -222,7 +223,7 @@ function dataTools(): McpTool[] {
       run: async (args, ctx) => {
         onlyMembers(args, ['bank', 'limit', 'previous_revision', 'snapshot']);
         // As data_query: types here, values in group C's reader.
-        for (const name of ['bank', 'previous_revision', 'snapshot']) optionalString(args, name);
+        for (const name of ['bank', 'previous_revision', 'snapshot']) queryString(args, name);
         optionalNumber(args, 'limit');
         return dataText(await agentReview(ctx.data(), withQueryTexts(args, ['limit'])));
       },
@@ -273,6 +274,16 @@ function optionalString(args: Record<string, unknown>, name: string): string | u
   const value = args[name];
   if (typeof value !== 'string') refuse(`${name} must be a string`, `/${name}`);
   return value;
+}
+
+/**
+ * A string group C reads as a query parameter. A lone surrogate is text no URL can carry
+ * (it has no UTF-8 form), so REST never sees one: refused here as the tool's own argument
+ * error rather than passed to code that can only meet well-formed text.
+ */
+function queryString(args: Record<string, unknown>, name: string): void {
+  const value = optionalString(args, name);
+  if (value !== undefined && hasLoneSurrogate(value)) refuse(`${name} holds a lone surrogate, which no query string can carry`, `/${name}`);
 }
 
 /**

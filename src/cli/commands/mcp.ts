@@ -43,6 +43,7 @@ export function registerMcp(program: Command): void {
     const server = createMcpServer(ctx, transport.strictArguments, {
       extraTools: state === undefined ? [] : [fundingUpdateTool(state)],
       remote: base === undefined ? undefined : remoteTools(base),
+      onFault: (error, tool) => process.stderr.write(`mcp: unexpected failure in ${tool}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
     });
     server.onerror = (error) => process.stderr.write(`mcp: ${error.message}\n`);
     await new Promise<void>((resolve) => {

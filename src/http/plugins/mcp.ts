@@ -101,7 +101,9 @@ async function runSdk(mcp: McpRuntime, request: FastifyRequest, tools: McpToolCo
     const strict = mcp.strictArgumentsOf(m.strict);
     if ('id' in m.message && m.message.id !== undefined && strict.found) byId.set(m.message.id, strict.value);
   }
-  const server = mcp.createMcpServer(tools, (id) => (byId.has(id) ? { found: true, value: byId.get(id) } : { found: false }));
+  const server = mcp.createMcpServer(tools, (id) => (byId.has(id) ? { found: true, value: byId.get(id) } : { found: false }), {
+    onFault: (error, tool) => request.log.error({ err: error, tool }, 'unexpected failure in an MCP tool'),
+  });
   const transport = new mcp.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {

@@ -123,7 +123,7 @@ function forSdk(message: JSONRPCMessage): JSONRPCMessage {
   const args = (message.params as Record<string, unknown>).arguments;
   if (args === undefined || (args !== null && typeof args === 'object' && !Array.isArray(args))) return message;
   const { arguments: _dropped, ...params } = message.params as Record<string, unknown>;
-  return { ...message, params } as JSONRPCMessage;
+  return { ...message, params };
 }
 
 /** Why a request's params do not fit its method, or undefined when they do (or the method is unknown). */

@@ -6,7 +6,7 @@
 // The upstream has two shapes (a list from the framework, a bare string from its own
 // checks); clients here parse one. `code` and `path` name the first problem.
 
-import { AppError, defineErrors, type ErrorDefinition } from '../core/errors.js';
+import { defineErrors } from '../core/errors.js';
 
 export const DataErrors = defineErrors('data', {
   dataset_required: { status: 422, meaning: 'The query needs a dataset parameter.' },
@@ -25,45 +25,5 @@ export const DataErrors = defineErrors('data', {
   snapshot_unreadable: { status: 503, meaning: 'A stored snapshot could not be read back intact (a document it needs is missing or damaged).' },
 });
 
-export interface ValidationItem {
-  type: string;
-  loc: ['query', string];
-  msg: string;
-  input: unknown;
-}
-
-export interface ValidationProblem extends ValidationItem {
-  def: ErrorDefinition;
-}
-
-/** One or more invalid query parameters; `body()` is the 422 body the routes send. */
-export class QueryValidationError extends AppError {
-  readonly problems: readonly ValidationProblem[];
-
-  constructor(problems: readonly ValidationProblem[]) {
-    if (problems.length === 0) throw new Error('a validation error needs at least one problem');
-    const first = problems[0];
-    super(first.def, problems.map((p) => `${p.loc[1]}: ${p.msg}`).join('; '), { path: pointerOf(first.loc[1]) });
-    this.name = 'QueryValidationError';
-    this.problems = problems;
-  }
-
-  get detail(): ValidationItem[] {
-    return this.problems.map((p) => ({ type: p.type, loc: ['query', p.loc[1]], msg: p.msg, input: p.input }));
-  }
-
-  body(): { detail: ValidationItem[]; code: string; path: string } {
-    return { detail: this.detail, code: this.code, path: this.path! };
-  }
-}
-
-/** JSON pointer of a query parameter in the request (`/query/limit`). */
-export function pointerOf(name: string): string {
-  return `/query/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-}
-
-export function problem(def: ErrorDefinition, name: string, type: string, msg: string, input: unknown): ValidationProblem {
-  // The echoed input may carry a lone surrogate (a query can); keep the body encodable.
-  const echoed = typeof input === 'string' && !input.isWellFormed() ? input.toWellFormed() : input;
-  return { def, type, loc: ['query', name], msg, input: echoed };
-}
+// The validation list itself is shared with group B (changes without `since`).
+export { pointerOf, problem, QueryValidationError, type ValidationItem, type ValidationProblem } from '../core/query-problems.js';

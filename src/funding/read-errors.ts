@@ -6,6 +6,7 @@
 // in ./errors.ts.
 
 import { AppError, defineErrors, type ErrorDefinition } from '../core/errors.js';
+import { problem, QueryValidationError } from '../core/query-problems.js';
 
 export const FundingReadErrors = defineErrors('funding', {
   evidence_not_captured: {
@@ -85,4 +86,12 @@ export function retryAfterFor(def: ErrorDefinition, captureInterval: number): nu
 /** A 503 with Retry-After and its reason code. */
 export function unavailable(def: ErrorDefinition, message: string, captureInterval: number, cause?: unknown): AppError {
   return new AppError(def, message, { headers: { 'retry-after': String(retryAfterFor(def, captureInterval)) }, cause });
+}
+
+/**
+ * changes without `since`: the one refusal the upstream's framework makes before any check
+ * of its own, so its body is the framework's validation list (`loc: ["query", "since"]`).
+ */
+export function sinceRequired(): QueryValidationError {
+  return new QueryValidationError([problem(FundingReadErrors.since_required, 'since', 'missing', 'required: the id of a packet you hold', null)]);
 }

@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, CoreErrors, type ErrorDefinition, isAppError } from '../core/errors.js';
 import { JsonSyntaxError } from '../core/json.js';
+import { QueryValidationError } from '../core/query-problems.js';
 import type { ErrorShape } from './error-schemas.js';
 
 export type { ErrorShape };
@@ -107,14 +108,34 @@ export function resolveError(error: unknown): ResolvedError {
   return { status: 500, code: CoreErrors.internal_error.code, message: 'internal error; the failure has been logged', headers: {}, unexpected: true };
 }
 
-export function sendError(reply: FastifyReply, shape: ErrorShape, error: unknown, sample = false): FastifyReply {
+/** An error as it is answered: its status, extra headers and body in the group's shape. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+  /** A fault of the service rather than of the request: to be logged. */
+  unexpected: boolean;
+}
+
+export function errorAnswer(shape: ErrorShape, error: unknown, sample = false): ErrorAnswer {
+  if (error instanceof QueryValidationError) {
+    // Every invalid parameter listed, as the upstream framework lists them.
+    const body: Record<string, unknown> = error.body();
+    if (sample) body.sample = true;
+    return { status: error.status, headers: error.headers, body, unexpected: false };
+  }
   const resolved = resolveError(error);
-  if (resolved.unexpected) reply.log.error({ err: error }, 'unexpected failure while handling a request');
-  for (const [name, value] of Object.entries(resolved.headers)) reply.header(name, value);
+  return { status: resolved.status, headers: resolved.headers, body: errorBody(shape, resolved, sample), unexpected: resolved.unexpected };
+}
+
+export function sendError(reply: FastifyReply, shape: ErrorShape, error: unknown, sample = false): FastifyReply {
+  const answer = errorAnswer(shape, error, sample);
+  if (answer.unexpected) reply.log.error({ err: error }, 'unexpected failure while handling a request');
+  for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
   return reply
-    .code(resolved.status)
+    .code(answer.status)
     .header('content-type', 'application/json; charset=utf-8')
-    .send(JSON.stringify(errorBody(shape, resolved, sample)));
+    .send(JSON.stringify(answer.body));
 }
 
 /** An error handler for one group's scope. */

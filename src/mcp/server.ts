@@ -10,8 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
 import { AppError, CoreErrors } from '../core/errors.js';
-import { errorBody, resolveError } from '../http/errors.js';
-import { QueryValidationError } from '../data/errors.js';
+import { errorAnswer } from '../http/errors.js';
 import { mcpPrompt, MCP_PROMPTS } from './prompts.js';
 import { mcpTool, mcpTools, type McpTool, type McpToolContext } from './tools.js';
 
@@ -105,16 +104,9 @@ export async function callTool(tool: McpTool, args: unknown, ctx: McpToolContext
     return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
   } catch (error) {
     if (error instanceof McpError) throw error;
-    const sample = ctx.config.mode === 'sample' && tool.shape !== 'analysis';
-    let body: Record<string, unknown>;
-    if (error instanceof QueryValidationError) {
-      body = error.body();
-      if (sample) body.sample = true;
-    } else {
-      const resolved = resolveError(error);
-      if (resolved.unexpected) onFault?.(error, tool.name);
-      body = errorBody(tool.shape, { code: resolved.code, message: resolved.message, path: resolved.path }, sample);
-    }
+    const answer = errorAnswer(tool.shape, error, ctx.config.mode === 'sample' && tool.shape !== 'analysis');
+    if (answer.unexpected) onFault?.(error, tool.name);
+    const body = answer.body;
     return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
   }
 }

@@ -9,7 +9,7 @@ import { executeAnalysisTool } from '../analysis/tools/execute.js';
 import { changesBody } from '../funding/changes.js';
 import { historyBody, HISTORY_MAX_LIMIT } from '../funding/history.js';
 import { currentEvidence, latestBody, type ReadConfig } from '../funding/latest.js';
-import { FundingReadErrors } from '../funding/read-errors.js';
+import { sinceRequired } from '../funding/read-errors.js';
 import { readLocalUpdate } from '../funding/job/local-update.js';
 import { agentReview, REVIEW_DEFAULT_LIMIT, REVIEW_MAXIMUM_LIMIT } from '../data/agent.js';
 import { encodeDataBody } from '../data/encode.js';
@@ -103,7 +103,7 @@ function fundingTools(): McpTool[] {
       run: async (args, ctx) => {
         onlyMembers(args, ['since', 'until']);
         const since = optionalString(args, 'since');
-        if (since === undefined) throw new AppError(FundingReadErrors.since_required, 'the argument since (a packet id) is required', { path: '/since' });
+        if (since === undefined) throw sinceRequired();
         const until = optionalString(args, 'until');
         const { encoded } = await changesBody(ctx.storage, readConfig(ctx), ctx.clock(), { since, until });
         return encoded.body;

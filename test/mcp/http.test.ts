@@ -104,7 +104,7 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     const rest = await h.get('/v1/funding/changes?since=not-a-packet');
     expect(bad.structuredContent).toEqual(rest.json());
     const missing = await client.callTool({ name: 'funding_changes', arguments: {} });
-    expect(missing.structuredContent).toMatchObject({ code: 'since_required', path: '/since' });
+    expect(missing.structuredContent).toMatchObject({ code: 'since_required', path: '/query/since', detail: [{ type: 'missing', loc: ['query', 'since'], input: null }] });
     const typed = await client.callTool({ name: 'funding_history', arguments: { limit: '5' } });
     expect(typed.structuredContent).toEqual((await h.get('/v1/funding/history?limit=abc')).json());
   });

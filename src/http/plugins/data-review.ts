@@ -7,12 +7,11 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../../core/hash.js';
 import { agentQuery, agentReview } from '../../data/agent.js';
 import { encodeDataBody } from '../../data/encode.js';
-import { QueryValidationError } from '../../data/errors.js';
 import { composeFundingReview } from '../../data/funding-review.js';
 import { researchKitZip } from '../../data/kit/bundle.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import { dataContextFor } from '../data-context.js';
-import { errorBody, sendError } from '../errors.js';
+import { errorBody } from '../errors.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { AgentQuery, AgentReview, FundingReview, FundingReviewCsv, ResearchKitZip } from '../routes/data-review.js';
 
@@ -32,16 +31,6 @@ export const dataReviewPlugin: FastifyPluginAsync<GroupPluginOptions> = async (a
   const { deps, mountedAt } = options;
   const sample = deps.config.mode === 'sample';
   const ctx = dataContextFor(deps);
-
-  // The data group's one 422 body (every invalid parameter listed); other errors as the group's.
-  app.setErrorHandler((error, _request, reply) => {
-    if (error instanceof QueryValidationError) {
-      const body: Record<string, unknown> = error.body();
-      if (sample) body.sample = true;
-      return reply.code(error.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
-    }
-    return sendError(reply, 'evidence', error, sample);
-  });
 
   serveRoute(app, options, FundingReview, async (request, reply) => {
     const { body } = await composeFundingReview(deps);

@@ -14,12 +14,10 @@ import { sha256Hex } from '../../core/hash.js';
 import type { AnswerMeasurement } from '../../data/answer-cache.js';
 import { encodeDataBody } from '../../data/encode.js';
 import { openbbApps, openbbWidgets } from '../../data/openbb.js';
-import { QueryValidationError } from '../../data/errors.js';
 import { answerQuery, listDatasets, listSnapshots, listSources, release } from '../../data/service.js';
 import { validateQuery } from '../../data/validate.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import { dataContextFor } from '../data-context.js';
-import { sendError } from '../errors.js';
 import { flushUsageOnClose } from '../usage.js';
 import type { AppDeps } from '../deps.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
@@ -136,17 +134,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
   const { deps } = options;
-  const sample = deps.config.mode === 'sample';
   const ctx = dataContextFor(deps);
-
-  app.setErrorHandler((error, _request, reply) => {
-    if (error instanceof QueryValidationError) {
-      const body: Record<string, unknown> = error.body();
-      if (sample) body.sample = true;
-      return reply.code(error.status).type(JSON_TYPE).send(JSON.stringify(body));
-    }
-    return sendError(reply, options.shape, error, sample);
-  });
 
   // CORS for this group's routes only, for the origins group B allows (OpenBB Workspace among them).
   const preflight = useCors(app, CORS);

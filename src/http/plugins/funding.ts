@@ -17,7 +17,7 @@ import { changesBody, requirePacketId } from '../../funding/changes.js';
 import { historyBody } from '../../funding/history.js';
 import { currentEvidence, fromStorage, judgeCurrent, latestBody, verifiedOr503, type EncodedBody, type ReadConfig } from '../../funding/latest.js';
 import { PACKET_FILES, type PacketFile } from '../../funding/packet.js';
-import { FundingReadErrors } from '../../funding/read-errors.js';
+import { FundingReadErrors, sinceRequired } from '../../funding/read-errors.js';
 import { FUNDING_SOURCES_PAGE } from '../../funding/sources-page.js';
 import { verifyStoredPacket, type VerifiedPacket } from '../../funding/verify.js';
 import { freshStoredCurrent, storedCurrent } from '../../funding/current-cache.js';
@@ -161,7 +161,7 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
   serveRoute(app, options, FundingChanges, async (request, reply) => {
     const { since, until } = request.query;
     if (since === undefined) {
-      throw new AppError(FundingReadErrors.since_required, 'the query parameter since (a packet id) is required', { path: '/since' });
+      throw sinceRequired();
     }
     const now = deps.clock();
     const identity = await identifyReader(deps, request);

@@ -4,6 +4,7 @@ import { CoreErrors } from '../../core/errors.js';
 import { ApplicationErrors } from '../../applications/errors.js';
 import { HISTORY_MAX_LIMIT } from '../../funding/history.js';
 import { FundingReadErrors } from '../../funding/read-errors.js';
+import { dataValidationBody } from './data.js';
 import { FundingChangesResponse } from '../../funding/schemas/changes.js';
 import { FundingHistoryResponse } from '../../funding/schemas/history.js';
 import { FundingLatestResponse } from '../../funding/schemas/latest.js';
@@ -53,6 +54,8 @@ export const FundingChanges = defineRoute({
     until: Type.Optional(Type.String({ description: 'The latest packet id the client just saw; 409 if it is no longer the latest.' })),
   }),
   success: { 200: { description: 'The differences.', content: { [json]: FundingChangesResponse } }, 304: NOT_MODIFIED },
+  // Without since: the framework's validation list, as the upstream answers it.
+  errorBodies: { 422: dataValidationBody },
   errors: [
     FundingReadErrors.since_required,
     ...IDENTITY,

@@ -144,7 +144,9 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
     ...edge.serverOptions,
     logger: deps.logger ?? loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimit,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 256 },
+    // No parameter is matched by a pattern, so a long one costs only its length: the route, not the
+    // router, judges it (a 300-character packet id is 400 invalid_packet_id, not an unrouted 404).
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 16 * 1024 },
     disableRequestLogging: false,
     requestIdHeader: false,
     trustProxy: false,

@@ -354,6 +354,24 @@ for (const backend of backends) {
         expect(name.json().code).toBe('packet_file_not_found');
       });
 
+      it('judges ids and file names of any length in the route: the file name first, then the id syntax', async () => {
+        await capture();
+        // Lengths on both sides of the router's old 256-character bound, up to a 12 KB segment.
+        for (const length of [255, 256, 257, 300, 1000, 12_000]) {
+          const id = 'x'.repeat(length);
+          for (const prefix of ['', '/funding-evidence']) {
+            const malformed = await get(`${prefix}/packets/${id}/manifest.json`);
+            expect(malformed.statusCode).toBe(400);
+            expect(malformed.json().code).toBe('invalid_packet_id');
+            const other = await get(`${prefix}/packets/${id}/nope`);
+            expect(other.statusCode).toBe(404);
+            expect(other.json().code).toBe('packet_file_not_found');
+            const longName = await get(`${prefix}/packets/20260101T000000.000000Z-0123456789abcdef0123456789abcdef/${id}`);
+            expect(longName.json().code).toBe('packet_file_not_found');
+          }
+        }
+      });
+
       it('stays downloadable after the packet stops being current', async () => {
         const { packet_id: id } = await capture();
         h.clock.advance(7200);

@@ -202,7 +202,7 @@ for (const backend of backends) {
         // Without since, as the upstream's framework answers: the validation list, checked
         // before the credential (a malformed key does not change it), at both mounts.
         for (const url of ['/v1/funding/changes', '/v1/funding/changes?until=x', '/funding-evidence/v1/funding/changes']) {
-          for (const headers of [{}, { authorization: 'Bearer nope' }]) {
+          for (const headers of [{}, { authorization: 'Bearer nope' }] as Record<string, string>[]) {
             const none = await get(url, headers);
             expect(none.statusCode).toBe(422);
             const body = none.json();

@@ -8,6 +8,8 @@ import { parseStrictJson } from '../../src/core/json.js';
 import type { Config } from '../../src/core/config.js';
 import type { QueryResult } from '../../src/data/schemas.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { DATA_ROUTES } from '../../src/http/routes/data.js';
+import { DATA_REVIEW_ROUTES } from '../../src/http/routes/data-review.js';
 import { atlasDoc, boardDoc, capitalDoc, liquidityDoc } from '../data/documents.js';
 import { liveConfig, serveJson, startSourceServer, testClock, type SourceServer, type TestClock } from '../data/support.js';
 
@@ -316,6 +318,21 @@ describe('CORS', () => {
     const read = await get('/api/v1/release', { origin: 'https://my.openbb.co' });
     expect(read.headers['access-control-allow-origin']).toBe('https://my.openbb.co');
     expect(String(read.headers['access-control-expose-headers'])).toContain('ETag');
+  });
+
+  it('answers the preflight of every group C route at both mounts and marks its reads for the origin', async () => {
+    await start();
+    for (const route of [...DATA_ROUTES, ...DATA_REVIEW_ROUTES]) {
+      for (const mount of ['', '/openbb']) {
+        const url = mount + route.url;
+        const pre = await t.app.inject({ method: 'OPTIONS', url, headers: { origin: 'https://pro.openbb.co', 'access-control-request-method': 'GET' } });
+        expect(pre.statusCode, url).toBe(204);
+        expect(pre.headers['access-control-allow-origin'], url).toBe('https://pro.openbb.co');
+        const read = await get(url, { origin: 'https://my.openbb.co' });
+        expect(read.headers['access-control-allow-origin'], url).toBe('https://my.openbb.co');
+        expect(String(read.headers['access-control-expose-headers']), url).toContain('ETag');
+      }
+    }
   });
 
   it('refuses a preflight from a foreign origin with 400', async () => {

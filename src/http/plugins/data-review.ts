@@ -13,7 +13,9 @@ import { ifNoneMatchMatches } from '../conditional.js';
 import { dataContextFor } from '../data-context.js';
 import { errorBody } from '../errors.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
-import { AgentQuery, AgentReview, FundingReview, FundingReviewCsv, ResearchKitZip } from '../routes/data-review.js';
+import { AgentQuery, AgentReview, DATA_REVIEW_ROUTES, FundingReview, FundingReviewCsv, ResearchKitZip } from '../routes/data-review.js';
+import { useCors } from '../cors.js';
+import { DATA_CORS } from './data.js';
 
 /** Answers change with every capture and every source refresh: caches must ask again. */
 const REVALIDATE = 'no-cache';
@@ -31,6 +33,10 @@ export const dataReviewPlugin: FastifyPluginAsync<GroupPluginOptions> = async (a
   const { deps, mountedAt } = options;
   const sample = deps.config.mode === 'sample';
   const ctx = dataContextFor(deps);
+
+  // The review routes are read from the same browsers (OpenBB Workspace) as the other data routes.
+  const preflight = useCors(app, DATA_CORS);
+  for (const route of DATA_REVIEW_ROUTES) app.options(route.url, { schema: { hide: true } }, preflight);
 
   serveRoute(app, options, FundingReview, async (request, reply) => {
     const { body } = await composeFundingReview(deps);

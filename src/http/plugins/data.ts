@@ -27,11 +27,12 @@ import { useCors, type CorsPolicy } from '../cors.js';
 /** Header that names the snapshot an answer was read from (the CSV body cannot say it). */
 export const SNAPSHOT_HEADER = 'x-evidence-snapshot';
 
-const CORS: CorsPolicy = {
+/** Cross-origin reads of every group C route (its review routes included, as upstream's app-wide CORS). */
+export const DATA_CORS: CorsPolicy = {
   methods: ['GET'],
   allowMethods: 'GET, HEAD, OPTIONS',
   requestHeaders: ['Content-Type', 'Authorization', 'If-None-Match', 'X-Service-Traffic-Class', 'X-Liquilens-Traffic-Class', 'X-Traffic-Class'],
-  exposed: 'ETag, X-Evidence-Snapshot, X-Evidence-Mode, X-Financial-Evidence-Measurement',
+  exposed: 'ETag, X-Evidence-Snapshot, X-Evidence-Mode, X-Financial-Evidence-Measurement, X-Financial-Evidence-Capture, X-Data-Readiness, X-Release-Identity, X-Funding-Review-Scope, X-Funding-Review-As-Of',
   maxAgeSeconds: '600',
 };
 
@@ -137,7 +138,7 @@ export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, op
   const ctx = dataContextFor(deps);
 
   // CORS for this group's routes only, for the origins group B allows (OpenBB Workspace among them).
-  const preflight = useCors(app, CORS);
+  const preflight = useCors(app, DATA_CORS);
   // Anonymous query counts are buffered (applications/anonymous-counts.ts): write them on close.
   flushUsageOnClose(app, deps);
   // Callback form: an async hook costs every answer a promise and a microtask turn.

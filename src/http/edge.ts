@@ -111,10 +111,10 @@ export function createEdge(config: EdgeConfig): Edge {
   const hostAllowed = hostCheck(config.allowedHosts);
   const answersHost = (raw: IncomingMessage) => hostAllowed === undefined || hostsNamed(raw).every(hostAllowed);
 
-  /** A complete response with a fixed body, written where no reply object exists. */
-  const rawResponse = (def: ErrorDefinition, message: string, extra: Record<string, string> = {}): Buffer => {
+  /** A complete response with a fixed body (none for HEAD), written where no reply object exists. */
+  const rawResponse = (def: ErrorDefinition, message: string, extra: Record<string, string> = {}, head = false): Buffer => {
     const body = JSON.stringify(errorBody('any', { code: def.code, message }, sample));
-    const head = [
+    const lines = [
       `HTTP/1.1 ${def.status} ${STATUS_CODES[def.status] ?? 'Error'}`,
       'content-type: application/json; charset=utf-8',
       `content-length: ${Buffer.byteLength(body)}`,
@@ -122,7 +122,7 @@ export function createEdge(config: EdgeConfig): Edge {
       'cache-control: no-store',
       'connection: close',
     ];
-    return Buffer.from(`${head.join('\r\n')}\r\n\r\n${body}`, 'utf8');
+    return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${head ? '' : body}`, 'utf8');
   };
 
   const refusals: Record<Refusal, () => [ErrorDefinition, string, Record<string, string>?]> = {
@@ -136,14 +136,16 @@ export function createEdge(config: EdgeConfig): Edge {
     ],
     method: () => [CoreErrors.unsupported_method, `no operation of this service accepts this method; it accepts ${allow()}`, { allow: allow() }],
   };
-  const responses = new Map<Refusal, { status: number; bytes: Buffer }>();
-  const responseFor = (refusal: Refusal): { status: number; bytes: Buffer } => {
-    const known = responses.get(refusal);
+  const responses = new Map<string, { status: number; bytes: Buffer }>();
+  /** The refusal's response; `head`: to a HEAD request, which gets the headers alone. */
+  const responseFor = (refusal: Refusal, head = false): { status: number; bytes: Buffer } => {
+    const key = `${refusal}${head ? ' head' : ''}`;
+    const known = responses.get(key);
     if (known) return known;
     const [def, message, extra] = refusals[refusal]();
-    const built = { status: def.status, bytes: rawResponse(def, message, extra) };
+    const built = { status: def.status, bytes: rawResponse(def, message, extra, head) };
     // Fixed once the routes (and so the Allow list) are known.
-    if (methods.size > 0) responses.set(refusal, built);
+    if (methods.size > 0) responses.set(key, built);
     return built;
   };
 
@@ -159,14 +161,32 @@ export function createEdge(config: EdgeConfig): Edge {
     socket.end(bytes);
   };
 
-  function onClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
-    if (refused.has(socket)) return;
+  /**
+   * For a routed answer that closes the connection: requests that follow it on the
+   * connection would get no answer, so they do not run either (the hook below drops them),
+   * and once the answer is out the connection ends the way parser refusals end
+   * (answerAndClose), reading and dropping what the client still sends for a moment: Node
+   * would close at once and reset a client that is still writing, which may lose the answer.
+   */
+  const ending = new WeakSet<Socket>();
+  const endQuietly = (socket: Socket) => {
+    if (ending.has(socket)) return;
+    ending.add(socket);
+    (socket as Socket & { destroySoon(): void }).destroySoon = () => answerAndClose(socket, NOTHING);
+  };
+
+  function onClientError(this: FastifyInstance, error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
+    // After an answer that ends the connection, what the client still sends (the body of
+    // a refused request, say) may not parse; it is read and dropped, never answered.
+    if (refused.has(socket) || ending.has(socket)) return;
     refused.add(socket);
     if (error.code === 'ECONNRESET' || socket.destroyed) {
       socket.destroy();
       return;
     }
-    const { status, bytes } = responseFor(refusalFor(error.code));
+    // A refused HEAD request gets no body either (RFC 9110 §9.3.2); the raw packet is looked at for its method only.
+    const head = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
+    const { status, bytes } = responseFor(refusalFor(error.code), head);
     // Never the raw packet: it holds the client's headers, Authorization included.
     this.log.info({ refused: { reason: error.code ?? 'unknown', status } }, 'request refused before routing');
     answerAfterPending(socket, bytes, Date.now() + config.requestTimeout);
@@ -225,7 +245,16 @@ export function createEdge(config: EdgeConfig): Edge {
     // With an Upgrade header the parser stops reading the connection after this request
     // (Node hands upgrades to listeners we do not have): answer it, then close, so nothing
     // sent after it waits for an answer that cannot come.
-    if (raw.headers.upgrade !== undefined) reply.header('connection', 'close');
+    if (raw.headers.upgrade !== undefined) {
+      reply.header('connection', 'close');
+      endQuietly(raw.socket);
+    }
+  };
+
+  /** Refuses the request in the path's group shape and ends the connection after the answer. */
+  const refuseAndEnd = (raw: IncomingMessage, done: (error: Error) => void, def: ErrorDefinition, message: string, headers: Record<string, string> = {}) => {
+    endQuietly(raw.socket);
+    done(new AppError(def, message, { headers: { ...headers, connection: 'close' } }));
   };
 
   return {
@@ -253,17 +282,35 @@ export function createEdge(config: EdgeConfig): Edge {
       });
       app.addHook('onRequest', (request, reply, done) => {
         const raw = request.raw;
+        if (ending.has(raw.socket)) {
+          // Behind an answer that ends the connection: never answered, so never run.
+          reply.hijack();
+          return;
+        }
         prepare(raw, reply);
         if (closing) {
-          done(new AppError(CoreErrors.shutting_down, 'this instance is shutting down; retry', { headers: { 'retry-after': '1', connection: 'close' } }));
+          refuseAndEnd(raw, done, CoreErrors.shutting_down, 'this instance is shutting down; retry', { 'retry-after': '1' });
+          return;
+        }
+        // Node's parser also takes HTTP/2.0 and HTTP/0.9 request lines (and none), and
+        // serves them as HTTP/1.x without its rules (one Host): this service speaks 1.0 and 1.1.
+        if (raw.httpVersionMajor !== 1 || raw.httpVersionMinor > 1) {
+          refuseAndEnd(raw, done, CoreErrors.malformed_request, 'this service speaks HTTP/1.0 and HTTP/1.1 only; the connection is closed');
+          return;
+        }
+        // Node's own limit counts the bytes of the target and of header names and values only,
+        // so thousands of short lines pass it; the section is measured here as written
+        // (optional whitespace aside, which the parser drops unseen).
+        if (headerSectionBytes(raw) > MAX_HEADER_BYTES) {
+          refuseAndEnd(raw, done, CoreErrors.header_too_large, `the request line and headers are larger than ${MAX_HEADER_BYTES} bytes; the connection is closed`);
           return;
         }
         if (expectationRefused.has(raw)) {
-          done(new AppError(CoreErrors.expectation_failed, 'the only expectation this service meets is Expect: 100-continue', { headers: { connection: 'close' } }));
+          refuseAndEnd(raw, done, CoreErrors.expectation_failed, 'the only expectation this service meets is Expect: 100-continue');
           return;
         }
-        if (raw.httpVersionMajor === 1 && raw.httpVersionMinor === 1 && hostHeaderCount(raw.rawHeaders) !== 1) {
-          done(new AppError(CoreErrors.invalid_host, 'an HTTP/1.1 request must carry exactly one Host header', { headers: { connection: 'close' } }));
+        if (raw.httpVersionMinor === 1 && hostHeaderCount(raw.rawHeaders) !== 1) {
+          refuseAndEnd(raw, done, CoreErrors.invalid_host, 'an HTTP/1.1 request must carry exactly one Host header');
           return;
         }
         if (!answersHost(raw)) {
@@ -274,7 +321,7 @@ export function createEdge(config: EdgeConfig): Edge {
         // they were the body; no coding but chunked is read here, so such framing is refused.
         const coding = raw.headers['transfer-encoding'];
         if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') {
-          done(new AppError(CoreErrors.bad_framing, 'the only transfer coding this service reads is chunked (alone); the connection is closed', { headers: { connection: 'close' } }));
+          refuseAndEnd(raw, done, CoreErrors.bad_framing, 'the only transfer coding this service reads is chunked (alone); the connection is closed');
           return;
         }
         done();
@@ -286,6 +333,10 @@ export function createEdge(config: EdgeConfig): Edge {
       // is lost; with this (an http.Server property since Node 0.x, not in the typings) the
       // answers owed are written first and the connection ends after the last of them.
       server.httpAllowHalfOpen = true;
+      // Every header line is kept (Node keeps the first 2000 names and values by default, and
+      // the checks above would not see a Host, Transfer-Encoding or Expect line past them).
+      // The header section's size bounds how many there can be.
+      server.maxHeadersCount = 0;
       // Node answers an unknown expectation with an empty 417; route it instead, so the
       // hook above answers it like any other refusal.
       server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
@@ -321,6 +372,15 @@ export function createEdge(config: EdgeConfig): Edge {
       });
     },
   };
+}
+
+/** The request line and header section as written, less optional whitespace. */
+function headerSectionBytes(raw: IncomingMessage & { originalUrl?: string }): number {
+  // METHOD SP target SP HTTP/x.y CRLF, each `name:value` CRLF, then the empty line.
+  let bytes = raw.method!.length + 1 + Buffer.byteLength(raw.originalUrl ?? raw.url ?? '') + 1 + 8 + 2 + 2;
+  const headers = raw.rawHeaders;
+  for (let i = 0; i < headers.length; i += 2) bytes += Buffer.byteLength(headers[i]) + 1 + Buffer.byteLength(headers[i + 1]) + 2;
+  return bytes;
 }
 
 function hostHeaderCount(rawHeaders: string[]): number {

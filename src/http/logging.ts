@@ -12,17 +12,22 @@ export function pathOnly(url: string | undefined): string {
 
 export const REDACTED_SEGMENT = '[redacted]';
 
-// An application key (`fe_` + base64url), or any long base64url run that mixes letters and
-// digits: random secrets look like that. This service's own identifiers in paths (packet
-// ids, digests) are built from lowercase hex, which is set aside first so they stay readable.
+// An application key (`fe_` + base64url), or a long run of base64url characters that looks
+// random: one holding a digit (`sk_live_…`, hex in any case, UUIDs, JWT parts), or a longer
+// one mixing upper- and lowercase. Route words are lowercase letters and short. Only this
+// service's own identifiers stay readable, whole segments of exactly their shape: lowercase
+// hex (snapshot ids, digests) and packet ids.
 const KEY_SHAPED = /(?:^|[^A-Za-z0-9_-])fe_[A-Za-z0-9_-]{8,}/;
-const OWN_HEX = /[0-9a-f]{16,}/g;
-const LONG_RUN = /[A-Za-z0-9_-]{32,}/g;
+const OWN_ID = /^(?:[0-9a-f]+|\d{8}T\d{6}\.\d{6}Z-[0-9a-f]{32})$/;
+const RUN = /[A-Za-z0-9_-]{16,}/g;
+const MIXED_CASE_RUN = 24;
 
 function secretShaped(text: string): boolean {
   if (KEY_SHAPED.test(text)) return true;
-  for (const [run] of text.replace(OWN_HEX, '.').matchAll(LONG_RUN)) {
-    if (/[0-9]/.test(run) && /[A-Za-z]/.test(run) && !/^[0-9a-fA-F-]+$/.test(run)) return true;
+  if (OWN_ID.test(text)) return false;
+  for (const [run] of text.matchAll(RUN)) {
+    if (/[0-9]/.test(run)) return true;
+    if (run.length >= MIXED_CASE_RUN && /[a-z]/.test(run) && /[A-Z]/.test(run)) return true;
   }
   return false;
 }

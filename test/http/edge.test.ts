@@ -3,6 +3,7 @@
 // error body with the security headers; where the framing can no longer be trusted the
 // connection is closed; nothing waits past the configured deadlines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
 import { parseStrictJson } from '../../src/core/json.js';
 import { lookupError } from '../../src/core/errors.js';
 import { MAX_HEADER_BYTES } from '../../src/http/edge.js';
@@ -17,10 +18,13 @@ const CUT_WITHIN_MS = 5_000;
 
 let t: TestApp;
 let port: number;
+/** Requests /test/hit has answered: a request that ran. */
+let hits = 0;
 beforeAll(async () => {
   t = await makeTestApp({ ...TIMEOUTS, bodyLimit: 4096 }, {
     beforeReady(app) {
       app.post('/test/echo', async (request) => ({ received: request.body }));
+      app.get('/test/hit', async () => ({ hits: ++hits }));
       app.get('/test/slow', async () => {
         await new Promise((r) => setTimeout(r, 400));
         return { ok: true };
@@ -102,6 +106,19 @@ describe('requests the HTTP parser refuses', () => {
     }
   });
 
+  it('answers a refused HEAD request with the headers alone', async () => {
+    for (const request of [`HEAD /healthz HTTP/1.1\r\n${host}X-A: a\r\n b\r\n\r\n`, `HEAD /healthz HTTP/1.1\r\n${host}Content-Length: 1\r\nContent-Length: 2\r\n\r\n`]) {
+      const got = await exchange(port, request);
+      expect(got.closed).toBe(true);
+      const text = got.bytes.toString('latin1');
+      const head = text.slice(0, text.indexOf('\r\n\r\n') + 4);
+      expect(text).toBe(head);
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(head.toLowerCase()).toContain('x-content-type-options: nosniff');
+      expect(Number(/content-length: (\d+)/i.exec(head)?.[1])).toBeGreaterThan(0);
+    }
+  });
+
   it('never reflects the request bytes it refused', async () => {
     const marker = '"</x>\\u0000';
     for (const request of [
@@ -166,13 +183,15 @@ describe('requests Node answered or dropped by itself', () => {
     expect(responses[0].headers.connection).toBe('close');
   });
 
-  it('answers request lines it can still read (no version, HTTP/2.0 as text) and closes after them', async () => {
-    for (const line of ['GET /healthz', 'GET /healthz HTTP/2.0']) {
-      const got = await exchange(port, `${line}\r\n${host}\r\n`);
-      expect(got.closed).toBe(true);
-      const [res] = parseResponses(got.bytes);
-      expect(res.status).toBe(200);
-      expect(res.headers['x-content-type-options']).toBe('nosniff');
+  it('refuses request lines of another HTTP version that the parser reads anyway (none, 0.9, 2.0), and closes', async () => {
+    for (const line of ['GET /healthz', 'GET /healthz HTTP/0.9', 'GET /healthz HTTP/2.0', 'POST /test/echo HTTP/2.0']) {
+      // Two Host lines: served as HTTP/1.x, they used to escape the one-Host rule too.
+      const got = await exchange(port, `${line}\r\n${host}Host: other.test\r\n\r\n`);
+      expect(got.closed, line).toBe(true);
+      const responses = parseResponses(got.bytes);
+      expect(responses, line).toHaveLength(1);
+      expectRefusal(responses[0], 400, 'malformed_request');
+      expect(responses[0].headers.connection).toBe('close');
     }
   });
 
@@ -234,6 +253,94 @@ describe('requests Node answered or dropped by itself', () => {
     const responses = parseResponses(got.bytes);
     expect(responses.map((r) => r.status)).toEqual([200, 400]);
     expectRefusal(responses[1], 400, 'malformed_request');
+  });
+});
+
+describe('header sections Node reads only in part', () => {
+  // Node kept the first 1000 header lines and measured only names and values: checks that
+  // read the headers did not see a line past the thousandth, and 8000 short lines passed.
+  const filler = (lines: number) => 'a0: b\r\n'.repeat(lines);
+
+  it('sees a second Host, a transfer coding or an expectation after a thousand other lines', async () => {
+    const cases: [string, number, string][] = [
+      [`GET /healthz HTTP/1.1\r\n${host}${filler(1100)}Host: other.test\r\n\r\n`, 400, 'invalid_host'],
+      [`POST /test/echo HTTP/1.1\r\n${host}Content-Type: application/json\r\n${filler(1100)}Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`, 400, 'bad_framing'],
+      [`GET /healthz HTTP/1.1\r\n${host}${filler(1100)}Expect: bogus\r\n\r\n`, 417, 'expectation_failed'],
+    ];
+    for (const [request, status, code] of cases) {
+      const got = await exchange(port, request);
+      expect(got.closed, code).toBe(true);
+      const responses = parseResponses(got.bytes);
+      expect(responses, code).toHaveLength(1);
+      expectRefusal(responses[0], status, code);
+    }
+  });
+
+  it('refuses a header section over the limit as written, however short its lines, with 431 and close', async () => {
+    for (const lines of [4000, 8000]) {
+      const got = await exchange(port, `GET /healthz HTTP/1.1\r\n${host}${'a:b\r\n'.repeat(lines)}\r\n`);
+      expect(got.closed).toBe(true);
+      const [res] = parseResponses(got.bytes);
+      expectRefusal(res, 431, 'header_too_large');
+    }
+    // Just under the limit as written is served.
+    const line = 'a:b\r\n';
+    const room = MAX_HEADER_BYTES - `GET /healthz HTTP/1.1\r\n${host}\r\n`.length;
+    const fits = await exchange(port, `GET /healthz HTTP/1.1\r\n${host}${line.repeat(Math.floor(room / line.length))}\r\n`, { limitMs: 2000 });
+    expect(parseResponses(fits.bytes)[0].status).toBe(200);
+  });
+});
+
+/**
+ * Writes `first`, then each of `later` `pauseMs` apart whatever the server does meanwhile
+ * (a half-open client keeps writing after the server's FIN); collects what comes back until
+ * the connection closes, and the first socket error (a reset) if any.
+ */
+function keepWriting(port: number, first: string, later: readonly string[], pauseMs: number): Promise<{ bytes: Buffer; error?: string }> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    const chunks: Buffer[] = [];
+    let error: string | undefined;
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', (e: NodeJS.ErrnoException) => { error ??= e.code ?? e.message; });
+    socket.on('close', () => resolve({ bytes: Buffer.concat(chunks), error }));
+    socket.on('connect', () => {
+      socket.write(first);
+      let i = 0;
+      const timer = setInterval(() => {
+        if (i < later.length && !socket.destroyed) socket.write(later[i++]);
+        else {
+          clearInterval(timer);
+          socket.end();
+        }
+      }, pauseMs);
+    });
+  });
+}
+
+describe('answers that end the connection', () => {
+  it('end it without a reset: a client still writing afterwards reads the whole answer', async () => {
+    const refused = [
+      `GET /healthz HTTP/1.1\r\n${host}Host: other.test\r\n\r\n`,
+      'GET /healthz HTTP/1.1\r\n\r\n',
+      `GET /healthz HTTP/1.1\r\n${host}Expect: foo\r\n\r\n`,
+      `POST /test/echo HTTP/1.1\r\n${host}Transfer-Encoding: gzip, chunked\r\n\r\n`,
+      `GET /healthz HTTP/1.1\r\n${host}Connection: Upgrade\r\nUpgrade: h2c\r\n\r\n`,
+      `GET /healthz HTTP/2.0\r\n${host}\r\n`,
+    ];
+    for (const first of refused) {
+      // The client goes on writing pipelined requests after the answer is on its way, and
+      // after our side has ended (a client that does not read before it writes).
+      const later = Array.from({ length: 6 }, () => `GET /test/hit HTTP/1.1\r\n${host}\r\n`);
+      const before = hits;
+      const got = await keepWriting(port, first, later, 60);
+      expect(got.error, first).toBeUndefined();
+      const responses = parseResponses(got.bytes);
+      expect(responses, first).toHaveLength(1);
+      expect(responses[0].headers.connection).toBe('close');
+      // What followed the closing answer got no answer, so it did not run either.
+      expect(hits, first).toBe(before);
+    }
   });
 });
 

@@ -2,6 +2,7 @@
 // of a request the parser refused (they hold its headers). Checked on captured log lines
 // from a listening app at trace level.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { Writable } from 'node:stream';
 import { defaultConfig } from '../../src/core/config.js';
 import { nowInstant } from '../../src/core/time.js';
@@ -22,6 +23,14 @@ describe('loggablePath', () => {
     [`/x/Bearer%20${KEY}`, `/x/${REDACTED_SEGMENT}`],
     [`/x/${JWT}`, `/x/${REDACTED_SEGMENT}`],
     [`/x/${'Q1w2E3r4'.repeat(5)}`, `/x/${REDACTED_SEGMENT}`],
+    // Found from outside: hex-bearing secrets the old rule set aside as this service's own ids.
+    [`/v1/funding/packets/sk_live_d449c286c4d5a18c26182860526c5427/manifest.json`, `/v1/funding/packets/${REDACTED_SEGMENT}/manifest.json`],
+    [`/x/tok_${'0123456789abcdef'.repeat(3)}`, `/x/${REDACTED_SEGMENT}`],
+    ['/x/0123456789abcdef-0123456789abcdefx0123', `/x/${REDACTED_SEGMENT}`],
+    [`/x/${'0123456789ABCDEF'.repeat(2)}01234567`, `/x/${REDACTED_SEGMENT}`],
+    ['/x/0123456789abcdefZ0123456789abcdef', `/x/${REDACTED_SEGMENT}`],
+    ['/x/0a4f2f66-95ba-4db1-b452-39230a4ed45e', `/x/${REDACTED_SEGMENT}`],
+    [`/x/${'AbCdEfGhIjKlMnOpQrStUvWx'}`, `/x/${REDACTED_SEGMENT}`],
   ])('redacts %s', (url, logged) => {
     expect(loggablePath(url)).toBe(logged);
   });
@@ -32,9 +41,39 @@ describe('loggablePath', () => {
     [`/sha/${'0123456789abcdef'.repeat(4)}`],
     ['/docs/static/swagger-ui-standalone-preset.js'],
     ['/coffee_machine/fe_short'],
-    ['/x/0a4f2f66-95ba-4db1-b452-39230a4ed45e'],
+    ['/api/v1/funding-review.csv'],
+    ['/funding-evidence/widgets.json'],
   ])('keeps %s readable', (url) => {
     expect(loggablePath(url)).toBe(url);
+  });
+});
+
+describe('loggablePath on random secrets', () => {
+  const base64url = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+  const chars = (alphabet: string, min: number, max: number) => fc.array(fc.constantFrom(...alphabet), { minLength: min, maxLength: max }).map((a) => a.join(''));
+  // A random secret of 16 or more characters: with a digit somewhere, or mixed case from 24 on.
+  const secret = fc.oneof(
+    fc.tuple(chars(base64url, 15, 60), fc.constantFrom(...'0123456789'), fc.nat()).map(([s, d, at]) => { const i = at % (s.length + 1); return s.slice(0, i) + d + s.slice(i); }),
+    fc.tuple(chars('abcdefghijklmnopqrstuvwxyz', 12, 40), chars('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 12, 40)).map(([a, b]) => a + b),
+  );
+  const prefix = fc.constantFrom('', 'sk_live_', 'tok_', 'key-', 'Bearer ', 'x.');
+
+  it('redacts a segment holding one, raw or percent-encoded, wherever it sits in the path', () => {
+    fc.assert(fc.property(prefix, secret, fc.constantFrom('', '.json', '/manifest.json'), fc.boolean(), (p, s, suffix, encode) => {
+      const segment = encode ? encodeURIComponent(p + s) : p + s;
+      const logged = loggablePath(`/v1/funding/packets/${segment}${suffix}?token=${s}`);
+      expect(logged).not.toContain(s);
+      expect(logged).toContain(REDACTED_SEGMENT);
+    }), { numRuns: 500 });
+  });
+
+  it('keeps this service\'s own ids readable: lowercase hex and packet ids', () => {
+    const hex = chars('0123456789abcdef', 1, 64);
+    const packet = fc.tuple(fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }), fc.integer({ min: 0, max: 999999 }), chars('0123456789abcdef', 32, 32))
+      .map(([d, us, h]) => `${d.toISOString().slice(0, 19).replace(/[-:]/g, '')}.${String(us).padStart(6, '0')}Z-${h}`);
+    fc.assert(fc.property(fc.oneof(hex, packet), (id) => {
+      expect(loggablePath(`/packets/${id}/review.json`)).toBe(`/packets/${id}/review.json`);
+    }), { numRuns: 300 });
   });
 });
 

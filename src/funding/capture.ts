@@ -11,7 +11,7 @@ import { AppError, isAppError } from '../core/errors.js';
 import type { Config } from '../core/config.js';
 import { formatInstantOffset, formatIsoDate, utcDayOf, type Instant } from '../core/time.js';
 import type { Storage } from '../storage/storage.js';
-import { acquireLease } from '../storage/lease.js';
+import { acquireLease, type HeldLease, LeaseLostError } from '../storage/lease.js';
 import { type AcquiredDocument, acquireDocument, type DocumentReader, liveDocumentReader, sampleDocumentReader, tgaSinceFor } from './acquire.js';
 import {
   ARCHIVE_LOCK,
@@ -71,7 +71,11 @@ export interface AttemptReport {
   sample_day: string | null;
 }
 
-export type CaptureResult = { ran: true; attempt: AttemptReport } | { ran: false; reason: 'capture_in_progress' };
+/**
+ * `capture_lease_lost`: the attempt ran but found, when it came to write, that its lease had
+ * expired and been taken over (it stalled past the expiry); it wrote nothing.
+ */
+export type CaptureResult = { ran: true; attempt: AttemptReport } | { ran: false; reason: 'capture_in_progress' | 'capture_lease_lost' };
 
 export interface CaptureOptions {
   storage: Storage;
@@ -130,7 +134,10 @@ export async function captureOnce(options: CaptureOptions): Promise<CaptureResul
   const lease = await acquireLease(options.storage, CAPTURE_LEASE, { ttlMs: CAPTURE_LEASE_MS, nowMs: options.leaseNowMs });
   if (!lease) return { ran: false, reason: 'capture_in_progress' };
   try {
-    return { ran: true, attempt: await runAttempt(options) };
+    return { ran: true, attempt: await runAttempt(options, lease.fence) };
+  } catch (error) {
+    if (error instanceof LeaseLostError) return { ran: false, reason: 'capture_lease_lost' };
+    throw error;
   } finally {
     // Whatever was recorded (or not), this handle's readers look at the store again.
     invalidateCurrentPacket(options.storage);
@@ -138,7 +145,8 @@ export async function captureOnce(options: CaptureOptions): Promise<CaptureResul
   }
 }
 
-async function runAttempt(options: CaptureOptions): Promise<AttemptReport> {
+/** `fence` runs first in each transaction that records the attempt (see HeldLease.fence). */
+async function runAttempt(options: CaptureOptions, fence: HeldLease['fence']): Promise<AttemptReport> {
   const { storage, config, clock } = options;
   const mode = config.mode;
   const iorbSource = config.iorbSource ?? DEFAULT_IORB_SOURCE;
@@ -237,6 +245,7 @@ async function runAttempt(options: CaptureOptions): Promise<AttemptReport> {
     });
 
     const outcome = await storage.serialized(ARCHIVE_LOCK, async (trx) => {
+      await fence(trx);
       const current = await newestPacket(trx, mode);
       let reuse = false;
       if (current) {
@@ -284,9 +293,13 @@ async function runAttempt(options: CaptureOptions): Promise<AttemptReport> {
     });
     return outcome;
   } catch (error) {
+    if (error instanceof LeaseLostError) throw error;
     const { code, text, document, reason } = describeFailure(error, alsoFailed);
     const recordedAt = clock();
-    await storage.serialized(ARCHIVE_LOCK, (trx) => insertAttempt(trx, attemptRow('failed', recordedAt, { error_code: code, error: text })));
+    await storage.serialized(ARCHIVE_LOCK, async (trx) => {
+      await fence(trx);
+      await insertAttempt(trx, attemptRow('failed', recordedAt, { error_code: code, error: text }));
+    });
     return report('failed', recordedAt, { error_code: code, error: text, document, reason });
   }
 }

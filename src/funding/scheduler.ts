@@ -31,7 +31,10 @@ export function startCaptureScheduler(deps: ServiceContext, options: SchedulerOp
 
   const report = (result: CaptureResult) => {
     if (!result.ran) {
-      logger.info({ reason: result.reason, retry_in_ms: leaseRetryMs }, 'funding capture skipped: another capture holds the lease');
+      const why = result.reason === 'capture_lease_lost'
+        ? 'funding capture discarded: its lease expired while it ran and was taken over, so it wrote nothing'
+        : 'funding capture skipped: another capture holds the lease';
+      logger.info({ reason: result.reason, retry_in_ms: leaseRetryMs }, why);
       return;
     }
     const a = result.attempt;

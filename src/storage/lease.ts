@@ -8,7 +8,9 @@
 
 import { randomBytes } from 'node:crypto';
 import { currentProcess, isProvablyGone, type ProcessIdentity } from './process-identity.js';
-import type { Storage } from './storage.js';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { Dialect, Storage } from './storage.js';
 
 interface HolderRecord extends ProcessIdentity {
   token: string;
@@ -45,6 +47,8 @@ export interface HeldLease {
   readonly held: boolean;
   /** Stops renewing and gives the lease up. Never throws. */
   release(): Promise<void>;
+  /** In the transaction that writes the leased task's result: throws LeaseLostError unless the lease is still held. */
+  fence(trx: Kysely<Database>): Promise<void>;
 }
 
 export interface LeaseOptions {
@@ -81,6 +85,7 @@ export async function acquireLease(storage: Storage, name: string, options: Leas
     get held() {
       return held;
     },
+    fence: (trx) => assertLeaseHeld(trx, storage.dialect, name, holder, now()),
     async release() {
       clearInterval(timer);
       await renewing;
@@ -88,3 +93,27 @@ export async function acquireLease(storage: Storage, name: string, options: Leas
     },
   };
 }
+
+/** A holder found, at the moment of writing, that its lease is no longer its own. */
+export class LeaseLostError extends Error {
+  constructor(readonly lease: string) {
+    super(`the ${lease} lease is no longer held by this holder`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/**
+ * Fencing: inside the transaction that writes a leased task's result, proves the lease is
+ * still this holder's and unexpired, or throws LeaseLostError so nothing is written. A holder
+ * that stalled past its expiry (a paused process, a stalled network) may still be running
+ * while another took the lease over; renewal notices only later. On PostgreSQL the row is
+ * locked, so a takeover waits for this transaction to end rather than interleave with it
+ * (SQLite transactions that write exclude each other already).
+ */
+export async function assertLeaseHeld(trx: Kysely<Database>, dialect: Dialect, name: string, holder: string, nowMs: number): Promise<void> {
+  let query = trx.selectFrom('leases').select(['holder', 'expires_at']).where('name', '=', name);
+  if (dialect === 'postgres') query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  if (row === undefined || row.holder !== holder || Number(row.expires_at) <= nowMs) throw new LeaseLostError(name);
+}
+

@@ -147,6 +147,26 @@ for (const backend of backends) {
       expect(next.ran).toBe(true);
     });
 
+    it('writes nothing when its lease expired and was taken over while it ran (a stalled holder), on success or failure', async () => {
+      for (const fail of [false, true]) {
+        if (fail) h.server.documents.tga = { status: 500, body: 'oops' };
+        h.server.documents.sofr = { ...h.server.documents.sofr, delayMs: 400 };
+        const before = await count('funding_attempts');
+        const running = capture();
+        // While it fetches, another instance finds the lease expired by its clock and takes it over.
+        await new Promise((r) => setTimeout(r, 150));
+        expect(await h.storage.tryLease(CAPTURE_LEASE, `other-instance-${String(fail)}`, CAPTURE_LEASE_MS, Date.now() + 2 * CAPTURE_LEASE_MS)).toBe(true);
+        expect(await running).toEqual({ ran: false, reason: 'capture_lease_lost' });
+        expect(await count('funding_attempts')).toBe(before);
+        expect(await count('funding_packets')).toBe(0);
+        expect(await count('funding_publisher_blobs')).toBe(0);
+        // The new holder's lease is untouched: the stalled capture did not release it.
+        const lease = await h.storage.db.selectFrom('leases').selectAll().where('name', '=', CAPTURE_LEASE).executeTakeFirstOrThrow();
+        expect(lease.holder).toBe(`other-instance-${String(fail)}`);
+        await h.storage.releaseLease(CAPTURE_LEASE, lease.holder);
+      }
+    });
+
     it('does not run while another holder keeps the lease, and runs once it expires', async () => {
       expect(await h.storage.tryLease(CAPTURE_LEASE, 'someone-else', CAPTURE_LEASE_MS, Date.now())).toBe(true);
       expect(await capture()).toEqual({ ran: false, reason: 'capture_in_progress' });

@@ -29,7 +29,22 @@ export class StorageFaultError extends AppError {
   }
 }
 
-export type SqliteFailureKind = 'busy' | 'fault' | 'other';
+/**
+ * The store refused a write for a reason outside the file (the disk is full, the file or
+ * its directory became read-only, memory ran out): nothing was written and the handle is
+ * still sound, so it is not reopened; the write succeeds again once the cause is gone.
+ */
+export class StorageRefusedError extends AppError {
+  constructor(reason: string, cause?: unknown) {
+    super(CoreErrors.storage_unavailable, `the store refused the write (${reason}); nothing was written; retry later`, {
+      headers: { 'retry-after': String(FAULT_RETRY_AFTER_SECONDS) },
+      cause,
+    });
+    this.name = 'StorageRefusedError';
+  }
+}
+
+export type SqliteFailureKind = 'busy' | 'fault' | 'refused' | 'other';
 
 /**
  * Sorts a better-sqlite3 error by its extended result code. Busy codes are worth
@@ -42,6 +57,7 @@ export function classifySqliteError(error: unknown): SqliteFailureKind {
   if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_')) return 'busy';
   if (/^SQLITE_(CORRUPT|NOTADB|IOERR|CANTOPEN)/.test(code)) return 'fault';
   if (/^SQLITE_READONLY_(DBMOVED|RECOVERY|CANTINIT|CANTLOCK|DIRECTORY)$/.test(code)) return 'fault';
+  if (/^SQLITE_(FULL|READONLY|PERM|NOMEM|NOLFS)/.test(code)) return 'refused';
   return 'other';
 }
 

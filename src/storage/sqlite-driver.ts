@@ -26,7 +26,7 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
-import { busyBackoffMs, classifySqliteError, StorageBusyError, StorageFaultError } from './faults.js';
+import { busyBackoffMs, classifySqliteError, StorageBusyError, StorageFaultError, StorageRefusedError } from './faults.js';
 import { checkSqliteFile, type IntegrityVerdict } from './sqlite-integrity.js';
 
 /** Pause before the first reopen after a failed one; doubles up to the maximum. */
@@ -88,6 +88,11 @@ export class ResilientSqliteDriver implements Driver {
   /** Bumped whenever the handle is replaced, so stale verdicts are ignored. */
   #generation = 0;
   #fault: string | null = null;
+  /**
+   * Why a write was refused (a full disk, say), until readiness's own probe write fits
+   * (verifyWritable): a small write that fits in free pages proves nothing about the next one.
+   */
+  #refused: string | null = null;
   #reopenAt = 0;
   #reopenPauseMs = REOPEN_PAUSE_MS;
   #reopening = false;
@@ -157,6 +162,33 @@ export class ResilientSqliteDriver implements Driver {
    * (run once per handle, on demand); rejects with `storage_unavailable` — and marks the
    * handle faulty — when it has not.
    */
+  /**
+   * For readiness after a refused write: a write that changes nothing in the end (a probe
+   * row inserted and deleted in one transaction) still needs room for its pages, so it
+   * succeeds only once the cause (a full disk, a read-only file) is gone. The row is as large
+   * as a typical source document (256 KiB), so "ready" means such writes fit again.
+   */
+  async verifyWritable(): Promise<void> {
+    if (this.#refused === null) return;
+    await this.#mutex.lock();
+    try {
+      const handle = this.#usableHandle();
+      try {
+        handle.transaction(() => {
+          handle.prepare("insert into leases (name, holder, expires_at) values ('storage-write-probe', hex(zeroblob(131072)), 0)").run();
+          handle.prepare("delete from leases where name = 'storage-write-probe'").run();
+        }).immediate();
+        this.#refused = null;
+      } catch (error) {
+        const kind = classifySqliteError(error);
+        if (kind === 'refused') this.#refused = describe(error);
+        throw kind === 'refused' ? new StorageRefusedError(this.#refused!, error) : error;
+      }
+    } finally {
+      this.#mutex.unlock();
+    }
+  }
+
   async verifyFile(): Promise<void> {
     if (this.#options.file === ':memory:') return;
     if (this.#fault !== null) throw new StorageFaultError(`the store is unusable (${this.#fault}); it will be reopened`);
@@ -203,6 +235,10 @@ export class ResilientSqliteDriver implements Driver {
           this.#markFaulty(reason);
           throw new StorageFaultError(`the store failed and will be reopened: ${reason}`, error);
         }
+        if (kind === 'refused') {
+          this.#refused = describe(error);
+          throw new StorageRefusedError(this.#refused, error);
+        }
         if (kind !== 'busy') throw error;
         const now = Date.now();
         firstRefusal ??= now;
@@ -231,6 +267,7 @@ export class ResilientSqliteDriver implements Driver {
         throw new StorageFaultError(`the store failed and will be reopened: ${describe(error)}`, error);
       }
       if (kind === 'busy') throw new StorageBusyError(0, error);
+      if (kind === 'refused') throw new StorageRefusedError(describe(error), error);
       throw error;
     }
   }

@@ -103,6 +103,7 @@ export async function openSqliteStorage(options: SqliteOptions): Promise<Storage
     async ping() {
       await probeWith(db, 'sqlite');
       await driver.verifyFile();
+      await driver.verifyWritable();
     },
     serialized(_lockName, fn) {
       // The driver lends the connection to one caller at a time, which queues callers in

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { backends, postgresUrl, tempDir } from '../helpers/storage.js';
 import { makeTestApp } from '../helpers/app.js';
 import { openSqliteStorage } from '../../src/storage/sqlite.js';
@@ -83,6 +84,37 @@ describe('readiness on a damaged SQLite store', () => {
     });
     expect((await get('/v1/funding/latest')).statusCode).toBe(200);
     expect((await get('/v1/funding/history')).statusCode).toBe(200);
+  });
+});
+
+describe('a full disk under a SQLite store', () => {
+  it('answers writing routes 503 storage_unavailable (never 500), is not ready, and recovers once there is room', async () => {
+    const dir = tempDir();
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const storage = await openSqliteStorage({ file: path.join(dir, 'evidence.db') });
+    cleanups.push(() => storage.close());
+    const t = await makeTestApp({ mode: 'sample', ...NO_SHEDDING }, { storage });
+    cleanups.push(() => t.close());
+    const get = (url: string) => t.app.inject({ method: 'GET', url });
+    // max_page_count stands in for the disk: the file cannot grow past its size now (SQLITE_FULL).
+    const { rows: [{ page_count: pages }] } = await sql<{ page_count: number }>`pragma page_count`.execute(storage.db);
+    await sql.raw(`pragma max_page_count = ${pages}`).execute(storage.db);
+
+    // A data query stores the sources' documents as a snapshot first.
+    for (const url of ['/api/v1/query?dataset=money_markets', '/api/v1/sources', '/api/v1/agent-review']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(503);
+      expect(res.json(), url).toMatchObject({ code: 'storage_unavailable' });
+      expect(res.headers['retry-after'], url).toBe('5');
+    }
+    const ready = await get('/readyz');
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json().code).toBe('storage_unavailable');
+    expect((await get('/healthz')).statusCode).toBe(200);
+
+    await sql.raw('pragma max_page_count = 1073741823').execute(storage.db);
+    expect((await get('/readyz')).statusCode).toBe(200);
+    expect((await get('/api/v1/query?dataset=money_markets')).statusCode).toBe(200);
   });
 });
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { openSqliteStorage } from '../../src/storage/sqlite.js';
 import type { Storage } from '../../src/storage/storage.js';
 import { tempDir } from '../helpers/storage.js';
@@ -62,5 +63,32 @@ describe('SQLite store on a damaged file', () => {
     expect(await s.db.selectFrom('leases').selectAll().orderBy('name').execute()).toEqual(rows);
     await s.db.insertInto('leases').values({ name: 'c', holder: 'h', expires_at: 3 }).execute();
     expect(await s.db.selectFrom('leases').selectAll().execute()).toHaveLength(3);
+  });
+});
+
+describe('SQLite store on a full disk', () => {
+  // max_page_count stands in for the disk: growing the file past it fails as a full disk does (SQLITE_FULL).
+  async function fullStore() {
+    dir = tempDir();
+    storage = await openSqliteStorage({ file: path.join(dir, 'evidence.db') });
+    const { rows: [{ page_count: pages }] } = await sql<{ page_count: number }>`pragma page_count`.execute(storage.db);
+    await sql.raw(`pragma max_page_count = ${pages}`).execute(storage.db);
+    return storage;
+  }
+  const fill = (s: Storage, n: number) => s.db.insertInto('leases').values(Array.from({ length: n }, (_, i) => ({ name: `big-${i}-${'x'.repeat(2000)}`, holder: 'h', expires_at: i }))).execute();
+  const refused = { code: 'storage_unavailable', status: 503, headers: { 'retry-after': '5' }, message: expect.stringMatching(/refused the write.*SQLITE_FULL/) };
+
+  it('refuses writes with storage_unavailable (never an unclassified error), keeps reads and is not ready until a write fits again', async () => {
+    const s = await fullStore();
+    await expect(fill(s, 50)).rejects.toMatchObject(refused);
+    await expect(s.serialized('t', (trx) => trx.insertInto('leases').values({ name: 'y'.repeat(5000), holder: 'h', expires_at: 1 }).execute())).rejects.toMatchObject(refused);
+    // The handle is sound: reads go on, nothing was written, and it was not reopened.
+    expect(await s.db.selectFrom('leases').selectAll().execute()).toEqual([]);
+    await expect(s.ping()).rejects.toMatchObject({ code: 'storage_unavailable', status: 503 });
+    // Room again: readiness finds out by itself, with a write of its own.
+    await sql.raw('pragma max_page_count = 1073741823').execute(s.db);
+    await expect(s.ping()).resolves.toBeUndefined();
+    await fill(s, 50);
+    expect(await s.db.selectFrom('leases').selectAll().execute()).toHaveLength(50);
   });
 });

@@ -13,6 +13,7 @@
 // One connection per file and process stays the rule; callers take turns on it through a
 // FIFO mutex, as with Kysely's own SQLite driver.
 
+import fs from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -32,6 +33,8 @@ import { checkSqliteFile, type IntegrityVerdict } from './sqlite-integrity.js';
 /** Pause before the first reopen after a failed one; doubles up to the maximum. */
 const REOPEN_PAUSE_MS = 1000;
 const REOPEN_PAUSE_MAX_MS = 10_000;
+/** How often the files under the handle are looked at (see #checkFiles). */
+const FILE_CHECK_MS = 500;
 /** Prepared statements kept per handle (the query shapes of this service number in the tens). */
 const STATEMENT_CACHE_SIZE = 256;
 
@@ -94,6 +97,13 @@ export class ResilientSqliteDriver implements Driver {
    */
   #refused: string | null = null;
   #reopenAt = 0;
+  /** The file the handle has open (device and inode), to notice it removed or replaced. */
+  #identity: { dev: number; ino: number } | null;
+  #nextFileCheck = 0;
+  /** Set when the file was removed or replaced: the old handle is closed before any other opens the path. */
+  #replaced = false;
+  /** The write-ahead log the handle uses, once it exists: the one to remove with a replaced file. */
+  #walIdentity: { dev: number; ino: number } | null = null;
   #reopenPauseMs = REOPEN_PAUSE_MS;
   #reopening = false;
   #verdict: { generation: number; result: Promise<IntegrityVerdict> } | null = null;
@@ -102,6 +112,7 @@ export class ResilientSqliteDriver implements Driver {
   constructor(options: ResilientSqliteOptions) {
     this.#options = options;
     this.#handle = options.handle;
+    this.#identity = identityOf(options.file);
     this.#connection = {
       executeQuery: (query) => this.#execute(query),
       streamQuery: (query) => this.#stream(query),
@@ -111,6 +122,7 @@ export class ResilientSqliteDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    this.#checkFiles();
     if (this.#fault !== null && !this.#closed) await this.#recover();
     await this.#mutex.lock();
     try {
@@ -189,8 +201,46 @@ export class ResilientSqliteDriver implements Driver {
     }
   }
 
+  /**
+   * The files under the handle, at most every FILE_CHECK_MS. SQLite keeps using what it has
+   * open, so it never notices:
+   * - the store file removed or replaced (another inode at the path): every later write
+   *   would go to a file nobody will open again; the handle is marked faulty, closed, and
+   *   replaced only by one on a file at the path that passes the check (none while it is
+   *   missing or empty). A file put in place must come alone (checkpointed, as `.backup` or
+   *   `VACUUM INTO` make it): the old file's log beside it is removed with the old handle;
+   * - the write-ahead log removed: committed writes not yet in the store file would live
+   *   only in the unlinked log and be lost at the next crash. They are checkpointed into
+   *   the store file through the open log first, then the handle is replaced (with a new log).
+   */
+  #checkFiles(): void {
+    const file = this.#options.file;
+    if (file === ':memory:' || this.#fault !== null || this.#closed) return;
+    const now = Date.now();
+    if (now < this.#nextFileCheck) return;
+    this.#nextFileCheck = now + FILE_CHECK_MS;
+    const identity = identityOf(file);
+    if (identity === null || this.#identity === null || identity.dev !== this.#identity.dev || identity.ino !== this.#identity.ino) {
+      this.#replaced = true;
+      this.#markFaulty(identity === null ? 'the store file was removed under the running service' : 'the store file was replaced under the running service');
+      return;
+    }
+    const wal = identityOf(`${file}-wal`);
+    if (wal !== null) this.#walIdentity ??= wal;
+    if (wal === null && this.#handle.pragma('journal_mode', { simple: true }) === 'wal') {
+      try {
+        this.#handle.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        // Whatever could not be saved is lost with the log; the handle is replaced either way.
+      }
+      this.#markFaulty('the store\'s write-ahead log was removed under the running service; what it held was written into the store file');
+    }
+  }
+
   async verifyFile(): Promise<void> {
     if (this.#options.file === ':memory:') return;
+    this.#nextFileCheck = 0;
+    this.#checkFiles();
     if (this.#fault !== null) throw new StorageFaultError(`the store is unusable (${this.#fault}); it will be reopened`);
     const generation = this.#generation;
     if (this.#verdict?.generation !== generation) this.#verdict = { generation, result: checkSqliteFile(this.#options.file) };
@@ -227,6 +277,8 @@ export class ResilientSqliteDriver implements Driver {
         const statement = this.#prepare(handle, query.sql);
         if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
         const { changes, lastInsertRowid } = statement.run(query.parameters);
+        // The log exists once something was written; remembered for a replaced file (see #reopen).
+        if (this.#walIdentity === null && this.#options.file !== ':memory:') this.#walIdentity = identityOf(`${this.#options.file}-wal`);
         return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
       } catch (error) {
         const kind = classifySqliteError(error);
@@ -306,6 +358,31 @@ export class ResilientSqliteDriver implements Driver {
   async #reopen(): Promise<void> {
     const { file } = this.#options;
     if (file === ':memory:') throw new StorageFaultError('an in-memory store cannot be reopened');
+    if (this.#replaced) {
+      // The log and index beside the path are the old file's. Closing its last handle lets
+      // SQLite fold the log into the old file and remove both, so no connection to whatever
+      // is (or will be) at the path applies the old file's pages to it.
+      await this.#mutex.lock();
+      try {
+        this.#handle.close();
+      } catch {
+        // Closing a faulty handle may fail; it is dropped either way.
+      } finally {
+        this.#mutex.unlock();
+      }
+      // SQLite leaves the log of a file that moved away in place: if the log at the path is
+      // still the old handle's, it and its index go (a log that came with the new file stays).
+      const wal = identityOf(`${file}-wal`);
+      if (wal !== null && this.#walIdentity !== null && wal.dev === this.#walIdentity.dev && wal.ino === this.#walIdentity.ino) {
+        fs.rmSync(`${file}-wal`, { force: true });
+        fs.rmSync(`${file}-shm`, { force: true });
+      }
+      this.#walIdentity = null;
+      this.#replaced = false;
+    }
+    // A missing or emptied file is not a new store to set up: it is waited for (restored) instead.
+    const size = fs.statSync(file, { throwIfNoEntry: false })?.size;
+    if (size === undefined || size === 0) throw new StorageFaultError(`the store file ${size === undefined ? 'is missing' : 'is empty'}; restore it (or restart to begin a new store)`);
     const verdict = await checkSqliteFile(file);
     if (!verdict.ok) throw new StorageFaultError(`the store file failed its integrity check: ${verdict.detail ?? 'unknown problem'}`);
     const fresh = this.#options.connect(file);
@@ -324,8 +401,9 @@ export class ResilientSqliteDriver implements Driver {
       try {
         this.#handle.close();
       } catch {
-        // Closing a faulty handle may fail; it is dropped either way.
+        // Closing a faulty handle may fail; it is dropped either way (closing twice is harmless).
       }
+      this.#identity = identityOf(file);
       this.#handle = fresh;
       this.#statements = new Map();
       this.#generation++;
@@ -335,6 +413,12 @@ export class ResilientSqliteDriver implements Driver {
       this.#mutex.unlock();
     }
   }
+}
+
+function identityOf(file: string): { dev: number; ino: number } | null {
+  if (file === ':memory:') return null;
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  return stat === undefined ? null : { dev: stat.dev, ino: stat.ino };
 }
 
 export class ResilientSqliteDialect implements Dialect {

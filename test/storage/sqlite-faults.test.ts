@@ -92,3 +92,74 @@ describe('SQLite store on a full disk', () => {
     expect(await s.db.selectFrom('leases').selectAll().execute()).toHaveLength(50);
   });
 });
+
+describe('SQLite store whose files are removed or replaced under it', () => {
+  const lease = (name: string) => ({ name, holder: 'h', expires_at: 1 });
+  const names = async (s: Storage) => (await s.db.selectFrom('leases').select('name').orderBy('name').execute()).map((r) => r.name);
+  /** Waits until the store notices (it looks at its files at most every half second). */
+  const noticed = (s: Storage) => eventually(async () => {
+    const outcome = await s.ping().then(() => 'ready', (error: { code?: string }) => error.code);
+    if (outcome !== 'storage_unavailable') throw new Error(`still ${outcome}`);
+  }, 20, 100);
+
+  it('stops acknowledging writes once its file is removed, and serves it again once it is put back', async () => {
+    dir = tempDir();
+    const file = path.join(dir, 'evidence.db');
+    const s = (storage = await openSqliteStorage({ file }));
+    await s.db.insertInto('leases').values(lease('before')).execute();
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(s.db);
+    const saved = fs.readFileSync(file);
+    fs.rmSync(file);
+    await noticed(s);
+    await expect(s.db.insertInto('leases').values(lease('lost')).execute()).rejects.toMatchObject({ code: 'storage_unavailable', status: 503 });
+    // Not set up afresh while it is missing: still unavailable after the reopen pause.
+    await new Promise((r) => setTimeout(r, 1200));
+    await expect(s.ping()).rejects.toMatchObject({ code: 'storage_unavailable' });
+    expect(fs.existsSync(file)).toBe(false);
+    fs.writeFileSync(file, saved);
+    await eventually(() => s.ping());
+    expect(await names(s)).toEqual(['before']);
+  });
+
+  it('moves to a file put in its place, leaving that file\'s log alone', async () => {
+    dir = tempDir();
+    const file = path.join(dir, 'evidence.db');
+    const other = path.join(dir, 'other.db');
+    const second = await openSqliteStorage({ file: other });
+    await second.db.insertInto('leases').values(lease('from-the-other-file')).execute();
+    await second.close();
+    const s = (storage = await openSqliteStorage({ file }));
+    await s.db.insertInto('leases').values(lease('old')).execute();
+    fs.renameSync(other, file);
+    await noticed(s);
+    await eventually(() => s.ping());
+    expect(await names(s)).toEqual(['from-the-other-file']);
+    await s.db.insertInto('leases').values(lease('new')).execute();
+    expect(fs.existsSync(`${file}-wal`)).toBe(true);
+    expect(await names(s)).toEqual(['from-the-other-file', 'new']);
+  });
+
+  it('saves what only its removed write-ahead log held into the store file, then goes on with a new log', async () => {
+    dir = tempDir();
+    const file = path.join(dir, 'evidence.db');
+    const s = (storage = await openSqliteStorage({ file }));
+    await s.db.insertInto('leases').values([lease('a'), lease('b'), lease('c')]).execute();
+    fs.rmSync(`${file}-wal`);
+    await noticed(s);
+    await eventually(() => s.ping());
+    expect(await names(s)).toEqual(['a', 'b', 'c']);
+    await s.db.insertInto('leases').values(lease('d')).execute();
+    expect(fs.existsSync(`${file}-wal`)).toBe(true);
+    // What a crash now would leave: the file as another process reads it.
+    const reader = await openSqliteStorage({ file: path.join(dir, 'copy.db') });
+    await reader.close();
+    fs.copyFileSync(file, path.join(dir, 'copy.db'));
+    fs.copyFileSync(`${file}-wal`, path.join(dir, 'copy.db-wal'));
+    const copy = await openSqliteStorage({ file: path.join(dir, 'copy.db') });
+    try {
+      expect(await names(copy)).toEqual(['a', 'b', 'c', 'd']);
+    } finally {
+      await copy.close();
+    }
+  });
+});

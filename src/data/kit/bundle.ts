@@ -12,7 +12,7 @@ export const KIT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 export const KIT_FOLDER = 'evidence-desk-research-kit';
 const KIT_FILES = ['README.md', 'examples.http', 'research_kit.py'] as const;
 
-let memo: { openapi: string; zip: Uint8Array } | null = null;
+let memo: { document: unknown; openapi: string; zip: Uint8Array } | null = null;
 
 /** The kit's files by name (SHA256SUMS last), without the folder prefix. */
 export function kitFiles(openapi: unknown): Map<string, Uint8Array> {
@@ -26,10 +26,15 @@ export function kitFiles(openapi: unknown): Map<string, Uint8Array> {
 }
 
 export function researchKitZip(openapi: unknown): Uint8Array {
+  // The document is built once per app; its text is compared only for another object.
+  if (memo !== null && memo.document === openapi) return memo.zip;
   const text = JSON.stringify(openapi);
-  if (memo?.openapi === text) return memo.zip;
+  if (memo !== null && memo.openapi === text) {
+    memo.document = openapi;
+    return memo.zip;
+  }
   const entries: ZipEntry[] = [...kitFiles(openapi)].map(([name, bytes]) => ({ name: `${KIT_FOLDER}/${name}`, bytes }));
   const zip = storedZip(entries);
-  memo = { openapi: text, zip };
+  memo = { document: openapi, openapi: text, zip };
   return zip;
 }

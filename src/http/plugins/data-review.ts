@@ -26,7 +26,8 @@ function sendTagged(request: FastifyRequest, reply: FastifyReply, bytes: string 
   reply.header('cache-control', cacheControl);
   reply.type(type);
   if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-  return reply.code(200).send(Buffer.from(bytes));
+  // A view, not a copy: answers pipelined to a client that reads slowly share one kit.
+  return reply.code(200).send(typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }
 
 export const dataReviewPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {

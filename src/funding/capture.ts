@@ -72,8 +72,9 @@ export interface AttemptReport {
 }
 
 /**
- * `capture_lease_lost`: the attempt ran but found, when it came to write, that its lease had
- * expired and been taken over (it stalled past the expiry); it wrote nothing.
+ * `reason` is a registry code (src/funding/errors.ts). `capture_lease_lost`: the attempt ran
+ * but found, when it came to write, that its lease had expired and been taken over (it
+ * stalled past the expiry); it wrote nothing.
  */
 export type CaptureResult = { ran: true; attempt: AttemptReport } | { ran: false; reason: 'capture_in_progress' | 'capture_lease_lost' };
 

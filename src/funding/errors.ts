@@ -31,6 +31,10 @@ export const FundingErrors = defineErrors('funding', {
     status: 409,
     meaning: 'Another capture holds the capture lease, so this one did not run and recorded nothing.',
   },
+  capture_lease_lost: {
+    status: 409,
+    meaning: 'The capture ran past its lease, which another instance took over meanwhile, so it recorded nothing.',
+  },
   capture_not_recorded: {
     status: 503,
     meaning: 'A capture attempt ran but its outcome could not be written to the store.',

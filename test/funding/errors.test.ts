@@ -21,10 +21,11 @@ describe('capture failure codes', () => {
       expect(def.code).toMatch(/^(fetch|document|observation|horizon)_[a-z0-9_]+$/);
     }
     for (const code of ['publisher_unavailable', 'publisher_document_invalid', 'publisher_observation_missing', 'capture_in_progress',
-      'capture_not_recorded', 'capture_invariant_failed', 'artifact_verification_failed', 'storage_unavailable', 'internal_error']) {
+      'capture_lease_lost', 'capture_not_recorded', 'capture_invariant_failed', 'artifact_verification_failed', 'storage_unavailable', 'internal_error']) {
       expect(lookupError(code), code).toBeDefined();
     }
     expect(FundingErrors.capture_in_progress.status).toBe(409);
+    expect(FundingErrors.capture_lease_lost.status).toBe(409);
   });
 
   it('become one line naming the class, the document, the reason and where, with the other failed documents', () => {

@@ -98,12 +98,12 @@ export class ResilientSqliteDriver implements Driver {
   #refused: string | null = null;
   #reopenAt = 0;
   /** The file the handle has open (device and inode), to notice it removed or replaced. */
-  #identity: { dev: number; ino: number } | null;
+  #identity: FileIdentity;
   #nextFileCheck = 0;
   /** Set when the file was removed or replaced: the old handle is closed before any other opens the path. */
   #replaced = false;
   /** The write-ahead log the handle uses, once it exists: the one to remove with a replaced file. */
-  #walIdentity: { dev: number; ino: number } | null = null;
+  #walIdentity: FileIdentity = null;
   #reopenPauseMs = REOPEN_PAUSE_MS;
   #reopening = false;
   #verdict: { generation: number; result: Promise<IntegrityVerdict> } | null = null;
@@ -220,7 +220,7 @@ export class ResilientSqliteDriver implements Driver {
     if (now < this.#nextFileCheck) return;
     this.#nextFileCheck = now + FILE_CHECK_MS;
     const identity = identityOf(file);
-    if (identity === null || this.#identity === null || identity.dev !== this.#identity.dev || identity.ino !== this.#identity.ino) {
+    if (!sameFile(identity, this.#identity)) {
       this.#replaced = true;
       this.#markFaulty(identity === null ? 'the store file was removed under the running service' : 'the store file was replaced under the running service');
       return;
@@ -372,12 +372,10 @@ export class ResilientSqliteDriver implements Driver {
       }
       // SQLite leaves the log of a file that moved away in place: if the log at the path is
       // still the old handle's, it and its index go (a log that came with the new file stays).
-      const wal = identityOf(`${file}-wal`);
-      if (wal !== null && this.#walIdentity !== null && wal.dev === this.#walIdentity.dev && wal.ino === this.#walIdentity.ino) {
+      if (sameFile(identityOf(`${file}-wal`), this.#walIdentity)) {
         fs.rmSync(`${file}-wal`, { force: true });
         fs.rmSync(`${file}-shm`, { force: true });
       }
-      this.#walIdentity = null;
       this.#replaced = false;
     }
     // A missing or emptied file is not a new store to set up: it is waited for (restored) instead.
@@ -404,6 +402,8 @@ export class ResilientSqliteDriver implements Driver {
         // Closing a faulty handle may fail; it is dropped either way (closing twice is harmless).
       }
       this.#identity = identityOf(file);
+      // The new handle's log is learnt afresh (a removed log is replaced by a new one).
+      this.#walIdentity = null;
       this.#handle = fresh;
       this.#statements = new Map();
       this.#generation++;
@@ -415,10 +415,17 @@ export class ResilientSqliteDriver implements Driver {
   }
 }
 
-function identityOf(file: string): { dev: number; ino: number } | null {
+type FileIdentity = { dev: number; ino: number } | null;
+
+function identityOf(file: string): FileIdentity {
   if (file === ':memory:') return null;
   const stat = fs.statSync(file, { throwIfNoEntry: false });
   return stat === undefined ? null : { dev: stat.dev, ino: stat.ino };
+}
+
+/** Whether both name one existing file. */
+function sameFile(a: FileIdentity, b: FileIdentity): boolean {
+  return a !== null && b !== null && a.dev === b.dev && a.ino === b.ino;
 }
 
 export class ResilientSqliteDialect implements Dialect {

@@ -163,3 +163,30 @@ describe('SQLite store whose files are removed or replaced under it', () => {
     }
   });
 });
+
+describe('SQLite store replaced after its log was renewed', () => {
+  it('removes the log of the handle it replaces, not of an earlier one', async () => {
+    dir = tempDir();
+    const file = path.join(dir, 'evidence.db');
+    const other = path.join(dir, 'other.db');
+    const second = await openSqliteStorage({ file: other });
+    await second.db.insertInto('leases').values({ name: 'from-the-other-file', holder: 'h', expires_at: 1 }).execute();
+    await second.close();
+    const s = (storage = await openSqliteStorage({ file }));
+    await s.db.insertInto('leases').values({ name: 'a', holder: 'h', expires_at: 1 }).execute();
+    // The log goes; the handle is replaced and writes to a new log.
+    fs.rmSync(`${file}-wal`);
+    await eventually(async () => {
+      if (await s.ping().then(() => true, () => false)) throw new Error('not noticed yet');
+    }, 20, 100);
+    await eventually(() => s.ping());
+    await s.db.insertInto('leases').values({ name: 'old', holder: 'h', expires_at: 1 }).execute();
+    // Then another file is put in place: the new log beside it is the old file's, and must go.
+    fs.renameSync(other, file);
+    await eventually(async () => {
+      if (await s.ping().then(() => true, () => false)) throw new Error('not noticed yet');
+    }, 20, 100);
+    await eventually(() => s.ping());
+    expect((await s.db.selectFrom('leases').select('name').execute()).map((r) => r.name)).toEqual(['from-the-other-file']);
+  });
+});

@@ -183,8 +183,14 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   // Strict JSON for every group: duplicate keys, NaN and friends are refused, and number
   // kinds survive for digests. Parsed from the raw bytes so invalid UTF-8 is caught.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
+    // No operation reads a body sent to a path or method nothing serves: its 404 or 405
+    // comes first, whatever the body holds (only the body limit, checked while reading, wins).
+    if (request.is404) {
+      done(null, undefined);
+      return;
+    }
     if (bytes.length === 0) {
       done(new AppError(CoreErrors.empty_body, 'this operation needs a non-empty JSON request body'), undefined);
       return;

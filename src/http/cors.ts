@@ -2,7 +2,7 @@
 // what a preflight may ask for and what a response exposes, and registers the policy in its
 // own plugin context so other groups' preflights are not answered for them.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../core/errors.js';
+import { AppError, CoreErrors } from '../core/errors.js';
 import { FundingReadErrors } from '../funding/read-errors.js';
 
 /** The web origins allowed to read cross-origin (the upstream's list; OpenBB Workspace among them). */
@@ -24,8 +24,15 @@ export function allowedOrigin(request: FastifyRequest): string | undefined {
   return typeof origin === 'string' && CORS_ALLOWED_ORIGINS.includes(origin) ? origin : undefined;
 }
 
-/** Adds the response headers to this context's routes and returns its preflight handler. */
-export function useCors(app: FastifyInstance, policy: CorsPolicy): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+type OptionsHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+/**
+ * Adds the response headers to this context's routes and returns the OPTIONS handler of a
+ * route serving `method`. Only a preflight (Origin and Access-Control-Request-Method) is a
+ * CORS question; any other OPTIONS asks for an operation the path lacks, so it is answered
+ * 405 with the path's methods, as the upstreams' framework does.
+ */
+export function useCors(app: FastifyInstance, policy: CorsPolicy): (route: { method: string }) => OptionsHandler {
   // A callback hook: an async one costs every request a promise and a microtask.
   app.addHook('onRequest', (request, reply, done) => {
     const origin = allowedOrigin(request);
@@ -36,20 +43,26 @@ export function useCors(app: FastifyInstance, policy: CorsPolicy): (request: Fas
     done();
   });
   const allowedHeaders = policy.requestHeaders.map((h) => h.toLowerCase());
-  return async (request, reply) => {
-    const origin = allowedOrigin(request);
-    const method = request.headers['access-control-request-method'];
-    const asked = String(request.headers['access-control-request-headers'] ?? '')
-      .split(',')
-      .map((h) => h.trim().toLowerCase())
-      .filter((h) => h !== '');
-    reply.header('vary', 'Origin');
-    if (!origin || typeof method !== 'string' || !policy.methods.includes(method) || !asked.every((h) => allowedHeaders.includes(h))) {
-      throw new AppError(FundingReadErrors.cors_preflight_refused, 'this cross-origin request is not allowed (origin, method or headers)');
-    }
-    reply.header('access-control-allow-methods', policy.allowMethods);
-    reply.header('access-control-allow-headers', policy.requestHeaders.join(', '));
-    reply.header('access-control-max-age', policy.maxAgeSeconds);
-    return reply.code(204).send();
+  return (route) => {
+    const allow = route.method === 'GET' ? 'GET, HEAD' : route.method;
+    return async (request, reply) => {
+      const method = request.headers['access-control-request-method'];
+      if (request.headers.origin === undefined || method === undefined) {
+        throw new AppError(CoreErrors.method_not_allowed, `this path accepts ${allow} (OPTIONS is answered only as a CORS preflight)`, { headers: { allow } });
+      }
+      const origin = allowedOrigin(request);
+      const asked = String(request.headers['access-control-request-headers'] ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h !== '');
+      reply.header('vary', 'Origin');
+      if (!origin || typeof method !== 'string' || !policy.methods.includes(method) || !asked.every((h) => allowedHeaders.includes(h))) {
+        throw new AppError(FundingReadErrors.cors_preflight_refused, 'this cross-origin request is not allowed (origin, method or headers)');
+      }
+      reply.header('access-control-allow-methods', policy.allowMethods);
+      reply.header('access-control-allow-headers', policy.requestHeaders.join(', '));
+      reply.header('access-control-max-age', policy.maxAgeSeconds);
+      return reply.code(204).send();
+    };
   };
 }

@@ -298,6 +298,18 @@ export function createEdge(config: EdgeConfig): Edge {
           refuseAndEnd(raw, done, CoreErrors.malformed_request, 'this service speaks HTTP/1.0 and HTTP/1.1 only; the connection is closed');
           return;
         }
+        // Node's parser takes any target that starts with `*`, and the router reads that `*`
+        // as `/` (`GET *v1/funding/latest` was served). The asterisk form is `OPTIONS *` alone:
+        // it asks what the server as a whole accepts.
+        const target = (raw as IncomingMessage & { originalUrl?: string }).originalUrl ?? raw.url ?? '/';
+        if (target.startsWith('*')) {
+          if (target === '*' && raw.method === 'OPTIONS') {
+            reply.code(204).header('allow', allow()).send();
+            return;
+          }
+          done(new AppError(CoreErrors.malformed_url, 'the request target is not a path (a target of * is for OPTIONS alone)'));
+          return;
+        }
         // Node's own limit counts the bytes of the target and of header names and values only,
         // so thousands of short lines pass it; the section is measured here as written
         // (optional whitespace aside, which the parser drops unseen).

@@ -4,6 +4,8 @@
 // contract's TypeBox schemas through the TypeBox type provider.
 import type {
   ContextConfigDefault,
+  FastifyRequest,
+  preValidationHookHandler,
   FastifyBaseLogger,
   FastifyInstance,
   FastifySchema,
@@ -100,6 +102,40 @@ export function routeSchema(contract: RouteContract, shape: ErrorShape, hide: bo
   return schema;
 }
 
+// Fastify's validator turns query text into an integer as JavaScript's Number() does, so
+// `0x10`, `0b11`, `1e1`, `10.0` or a lone space (as 0) passed as integers. An integer
+// parameter is written in decimal digits with an optional sign; any other text gets the
+// refusal `abc` gets.
+const DECIMAL_INTEGER = /^[+-]?[0-9]+$/;
+
+/** The members of a contract's query schema that are integers. */
+function integerQueryMembers(contract: RouteContract): string[] {
+  if (!contract.querystring || contract.queryCheckedByOperation) return [];
+  const members = (contract.querystring as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(members).filter(([, schema]) => schema.type === 'integer').map(([name]) => name);
+}
+
+function notDecimalInteger(request: FastifyRequest, names: readonly string[]): Error | undefined {
+  const query = request.query as Record<string, unknown>;
+  const name = names.find((n) => typeof query[n] === 'string' && !DECIMAL_INTEGER.test(query[n]));
+  if (name === undefined) return undefined;
+  // Shaped as the framework's own validation failure, so it is answered exactly as `abc` is.
+  return Object.assign(new Error(`querystring/${name} must be integer`), {
+    statusCode: 400,
+    validationContext: 'querystring',
+    validation: [{ instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: 'integer' }, message: 'must be integer' }],
+  });
+}
+
+/** The route's own preValidation hooks, then the check of its integer query members as written. */
+function withIntegerCheck(contract: RouteContract, extras: RouteExtras): RouteExtras {
+  const names = integerQueryMembers(contract);
+  if (names.length === 0) return extras;
+  const check: preValidationHookHandler = (request, _reply, done) => done(notDecimalInteger(request, names));
+  const own = extras.preValidation;
+  return { ...extras, preValidation: own === undefined ? [check] : [...(Array.isArray(own) ? own : [own]), check] };
+}
+
 /** Registers `handler` as the implementation of `contract` in a group plugin. */
 export function serveRoute<C extends RouteContract>(
   app: FastifyInstance,
@@ -116,7 +152,7 @@ export function serveRoute<C extends RouteContract>(
     url: contract.url,
     schema: routeSchema(contract, options.shape, options.hideFromDocs && !contract.prefixOnly),
     ...(contract.bodyCheckedByOperation || contract.queryCheckedByOperation ? { validatorCompiler: acceptAll } : {}),
-    ...extras,
+    ...withIntegerCheck(contract, extras),
     config: { operationId: contract.operationId },
     handler: handler as RouteHandlerMethod,
   });

@@ -195,6 +195,27 @@ describe('requests Node answered or dropped by itself', () => {
     }
   });
 
+  it('refuses a target that starts with * (the asterisk form is OPTIONS * alone), since the router reads the * as /', async () => {
+    for (const target of ['*healthz', '*test/hit', '*', '**healthz', '*/healthz', '*?x=1']) {
+      for (const method of ['GET', 'HEAD', 'POST']) {
+        const got = await exchange(port, `${method} ${target} HTTP/1.1\r\n${host}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+        const [res] = parseResponses(got.bytes, method === 'HEAD' ? new Set([0]) : new Set());
+        expect(res.status, `${method} ${target}`).toBe(400);
+        if (method !== 'HEAD') expectRefusal(res, 400, 'malformed_url');
+      }
+    }
+    expect(hits).toBe(0);
+  });
+
+  it('answers OPTIONS * with 204 and the methods the service accepts', async () => {
+    const got = await exchange(port, `OPTIONS * HTTP/1.1\r\n${host}Connection: close\r\n\r\n`);
+    const [res] = parseResponses(got.bytes);
+    expect(res.status).toBe(204);
+    expect(res.headers.allow).toBe('DELETE, GET, HEAD, OPTIONS, POST');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.body.length).toBe(0);
+  });
+
   it('answers a client that closes its sending side right after the request', async () => {
     for (const trailing of ['', 'NOT HTTP\r\n']) {
       const got = await exchange(port, `GET /test/slow HTTP/1.1\r\n${host}\r\n${trailing}`, { end: true });

@@ -121,7 +121,10 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
       async (limit) => {
         const result = await client.callTool({ name: 'funding_history', arguments: { limit } });
         expect(result.isError).toBe(true);
-        const rest = await h.get(`/v1/funding/history?limit=${encodeURIComponent(String(limit))}`);
+        // The query text of the same number: decimal digits for a whole one (REST reads no
+        // other spelling of an integer), else as written.
+        const text = Number.isInteger(limit) ? BigInt(limit).toString() : String(limit);
+        const rest = await h.get(`/v1/funding/history?limit=${encodeURIComponent(text)}`);
         expect(rest.statusCode).toBe(422);
         expect((result.content as { text: string }[])[0].text).toBe(rest.body);
       },

@@ -131,7 +131,7 @@ const reserved = new WeakMap<FastifyRequest, Reservation>();
  * back when the answer is out or the connection ends, if the job did not take it.
  */
 function reserveBodyRoom(runner: AnalysisRunner, request: FastifyRequest, reply: FastifyReply): void {
-  if (request.method !== 'POST') return;
+  if (request.method !== 'POST' || request.is404) return;
   const declared = Number(request.headers['content-length']);
   if (!Number.isInteger(declared) || declared <= 0 || declared > request.routeOptions.bodyLimit) return;
   const reservation = runner.reserve(declared);
@@ -171,6 +171,8 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
   app.addContentTypeParser('application/json', (request, payload, done) => {
     receiveBody(request, payload, request.routeOptions.bodyLimit, (error, bytes) => {
       if (error) done(error, undefined);
+      // A path or method nothing serves is answered 404/405 whatever its body (as at the root).
+      else if (request.is404) done(null, undefined);
       else if (bytes!.length === 0) done(new AppError(CoreErrors.empty_body, 'this operation needs a non-empty JSON request body'), undefined);
       else done(null, bytes);
     });

@@ -37,7 +37,7 @@ export const dataReviewPlugin: FastifyPluginAsync<GroupPluginOptions> = async (a
 
   // The review routes are read from the same browsers (OpenBB Workspace) as the other data routes.
   const preflight = useCors(app, DATA_CORS);
-  for (const route of DATA_REVIEW_ROUTES) app.options(route.url, { schema: { hide: true } }, preflight);
+  for (const route of DATA_REVIEW_ROUTES) app.options(route.url, { schema: { hide: true } }, preflight(route));
 
   serveRoute(app, options, FundingReview, async (request, reply) => {
     const { body } = await composeFundingReview(deps);

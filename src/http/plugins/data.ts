@@ -193,5 +193,5 @@ export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, op
   serveRoute(app, options, OpenBBWidgets, async (request, reply) => sendTagged(request, reply, { ...widgets, type: JSON_TYPE, cacheControl: REVALIDATE }));
   serveRoute(app, options, OpenBBApps, async (request, reply) => sendTagged(request, reply, { ...apps, type: JSON_TYPE, cacheControl: REVALIDATE }));
 
-  for (const route of DATA_ROUTES) app.options(route.url, { schema: { hide: true } }, preflight);
+  for (const route of DATA_ROUTES) app.options(route.url, { schema: { hide: true } }, preflight(route));
 };

@@ -231,7 +231,7 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
   }
 
   for (const route of [...CORS_READABLE, ...manifests.map((m) => m.contract)]) {
-    if (servedAt(route, mountedAt)) app.options(route.url, { schema: { hide: true } }, preflight);
+    if (servedAt(route, mountedAt)) app.options(route.url, { schema: { hide: true } }, preflight(route));
   }
 };
 

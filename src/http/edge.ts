@@ -8,11 +8,12 @@
 
 import { STATUS_CODES, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Config } from '../core/config.js';
 import { AppError, CoreErrors, type ErrorDefinition } from '../core/errors.js';
 import { hostCheck } from '../core/hosts.js';
 import { errorBody } from './errors.js';
+import { PipelineGate } from './pipelining.js';
 import { targetAuthority } from './target.js';
 
 /** Largest request line plus header section accepted (Node's default, stated on purpose). */
@@ -105,7 +106,11 @@ export function createEdge(config: EdgeConfig): Edge {
   const methods = new Set<string>();
   const refused = new WeakSet<Socket>();
   const expectationRefused = new WeakSet<IncomingMessage>();
+  const continueOwed = new WeakSet<IncomingMessage>();
   let closing = false;
+  const pipeline = new PipelineGate();
+  /** Each routed request's response, to tell whether a request the parser gave up on was answered. */
+  const responseOf = new WeakMap<IncomingMessage, ServerResponse>();
 
   const allow = () => [...methods].sort().join(', ');
   const hostAllowed = hostCheck(config.allowedHosts);
@@ -182,6 +187,14 @@ export function createEdge(config: EdgeConfig): Edge {
     refused.add(socket);
     if (error.code === 'ECONNRESET' || socket.destroyed) {
       socket.destroy();
+      return;
+    }
+    // A request answered at its headers (a full analysis queue, say) whose body then stopped
+    // arriving or broke has had its answer: the connection only ends. A 408 or 400 after it
+    // would be read as the answer to the client's next request.
+    const incoming = (socket as Socket & { parser?: { incoming?: IncomingMessage | null } | null }).parser?.incoming;
+    if (incoming && !incoming.complete && responseOf.get(incoming)?.headersSent) {
+      answerAfterPending(socket, NOTHING, Date.now() + config.requestTimeout);
       return;
     }
     // A refused HEAD request gets no body either (RFC 9110 §9.3.2); the raw packet is looked at for its method only.
@@ -282,12 +295,24 @@ export function createEdge(config: EdgeConfig): Edge {
       });
       app.addHook('onRequest', (request, reply, done) => {
         const raw = request.raw;
+        responseOf.set(raw, reply.raw);
+        // One request of a connection at a time (src/http/pipelining.ts); past the limit,
+        // neither answered nor run.
+        if (pipeline.admit(raw.socket, reply.raw, (closeAfter) => admitted(request, reply, done, closeAfter)) === 'refused') reply.hijack();
+      });
+      const admitted = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void, closeAfter: boolean) => {
+        const raw = request.raw;
         if (ending.has(raw.socket)) {
           // Behind an answer that ends the connection: never answered, so never run.
           reply.hijack();
           return;
         }
         prepare(raw, reply);
+        if (closeAfter) {
+          // The last request admitted on a connection that pipelined past the limit.
+          reply.header('connection', 'close');
+          endQuietly(raw.socket);
+        }
         if (closing) {
           refuseAndEnd(raw, done, CoreErrors.shutting_down, 'this instance is shutting down; retry', { 'retry-after': '1' });
           return;
@@ -337,7 +362,7 @@ export function createEdge(config: EdgeConfig): Edge {
           return;
         }
         done();
-      });
+      };
 
       const server = app.server as typeof app.server & { httpAllowHalfOpen: boolean };
       // A client may close its sending side once its request is out (`nc -N`, some proxies).
@@ -354,6 +379,19 @@ export function createEdge(config: EdgeConfig): Edge {
       server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
         expectationRefused.add(req);
         server.emit('request', req, res);
+      });
+      // Node sends `100 Continue` as soon as the headers are in. It is owed only to a request
+      // whose body will be read: one refused at its headers (a full analysis queue, a body
+      // over the limit, a guard) gets its final answer instead, and its client never starts
+      // an upload it would have to throw away.
+      server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+        continueOwed.add(req);
+        server.emit('request', req, res);
+      });
+      app.addHook('preParsing', (request, reply, payload, done) => {
+        const raw = request.raw;
+        if (continueOwed.delete(raw) && !(Number(raw.headers['content-length']) > request.routeOptions.bodyLimit)) reply.raw.writeContinue();
+        done(null, payload);
       });
       // The inactivity limit (connectionTimeout) is for clients that stall. While a complete
       // request waits for its answer (an analysis queued behind others, a worker starting),

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/hash.js';
-import { AnswerCache, answerKey, answerOf, csvEntry } from '../../src/data/answer-cache.js';
+import { AnswerCache, answerKey, answerOf, csvEntry, jsonEntry, weightOf } from '../../src/data/answer-cache.js';
 import { rowsCsv } from '../../src/data/csv.js';
 import { encodeDataBody } from '../../src/data/encode.js';
 import { answerQuery, queryValidated, sweep, type DataContext, type QueryAnswer } from '../../src/data/service.js';
@@ -128,16 +128,44 @@ describe('answer cache', () => {
   });
 
   it('forgets the least recently used answers beyond its byte budget', () => {
-    const cache = new AnswerCache(100);
     const measurement = { eligible: true, digest: 'd' };
+    const one = weightOf(csvEntry(Buffer.alloc(40), measurement));
+    const cache = new AnswerCache(2 * one + 20);
     const key = (n: number) => answerKey('s', 'csv', false, { entity: String(n), startDate: '', endDate: '', limit: 1, offset: 0 });
     for (let n = 0; n < 3; n++) cache.set(key(n), csvEntry(Buffer.alloc(40, n), measurement));
     expect(cache.get(key(0))).toBeUndefined();
     const kept = cache.get(key(2))!;
     expect(answerOf(kept, 's', false, () => []).bytes().equals(Buffer.alloc(40, 2))).toBe(true);
-    cache.set('too big', csvEntry(Buffer.alloc(101), measurement));
+    cache.set('too big', csvEntry(Buffer.alloc(2 * one + 21), measurement));
     expect(cache.get('too big')).toBeUndefined();
     expect(cache.get(key(1))).toBeDefined();
+  });
+
+  it('bounds many tiny answers too: each entry counts a fixed cost besides its bytes', () => {
+    const measurement = { eligible: true, digest: 'd' };
+    const cache = new AnswerCache(1024 * 1024);
+    const key = (n: number) => answerKey('s', 'json', false, { entity: `e${n}`, startDate: '', endDate: '', limit: 1, offset: 0 });
+    for (let n = 0; n < 5000; n++) cache.set(key(n), jsonEntry({ a: n }, { b: 1 }, [{ id: 'x', cache: {} }], 'live', measurement));
+    let kept = 0;
+    for (let n = 0; n < 5000; n++) if (cache.get(key(n)) !== undefined) kept++;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(1024 * 1024 / 2048);
+  });
+
+  it('keeps every buffer in memory of its own, never a view that holds a shared slab', () => {
+    const measurement = { eligible: true, digest: 'd' };
+    const owns = (b: Buffer) => b.byteOffset === 0 && b.buffer.byteLength === b.length;
+    // Small Buffers come from Node's shared pool: a view would keep its 8 KiB slab alive.
+    const pooled = Buffer.from('a,b\n1,2\n');
+    expect(owns(pooled)).toBe(false);
+    const csv = csvEntry(pooled, measurement);
+    expect(csv.kind === 'fixed' && owns(csv.tagged.bytes)).toBe(true);
+    const live = jsonEntry({ a: 1 }, { b: 2 }, [{ id: 'x', cache: {} }, { id: 'y', cache: {} }], 'live', measurement);
+    if (live.kind !== 'live') throw new Error('expected a live entry');
+    for (const b of [live.head, live.tail, ...live.joints]) expect(owns(b)).toBe(true);
+    const answer = answerOf(live, 's', false, () => [{ age: 1 }, { age: 2 }]);
+    expect(owns(answer.bytes())).toBe(true);
+    expect(live.last && owns(live.last.caches)).toBe(true);
   });
 
   it('keys answers by snapshot, format, pinning and every filter and paging parameter', () => {

@@ -7,6 +7,7 @@ import net from 'node:net';
 import { parseStrictJson } from '../../src/core/json.js';
 import { lookupError } from '../../src/core/errors.js';
 import { MAX_HEADER_BYTES } from '../../src/http/edge.js';
+import { MAX_PIPELINED } from '../../src/http/pipelining.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { exchange, parseResponses, portOf, type RawResponse } from '../helpers/raw-http.js';
 
@@ -20,11 +21,20 @@ let t: TestApp;
 let port: number;
 /** Requests /test/hit has answered: a request that ran. */
 let hits = 0;
+/** Runs of /test/big, whose answer is larger than what socket buffers hold. */
+let bigRuns = 0;
+const BIG_BYTES = 8 * 1024 * 1024;
 beforeAll(async () => {
   t = await makeTestApp({ ...TIMEOUTS, bodyLimit: 4096 }, {
     beforeReady(app) {
       app.post('/test/echo', async (request) => ({ received: request.body }));
       app.get('/test/hit', async () => ({ hits: ++hits }));
+      // Answered at the headers, before its body is read (as a full analysis queue answers).
+      app.post('/test/early', { onRequest: (_request, reply) => void reply.code(403).send({ early: true }) }, async () => ({ late: true }));
+      app.get('/test/big', async (_request, reply) => {
+        bigRuns++;
+        return reply.type('application/octet-stream').send(Buffer.alloc(BIG_BYTES, 0x61));
+      });
       app.get('/test/slow', async () => {
         await new Promise((r) => setTimeout(r, 400));
         return { ok: true };
@@ -166,6 +176,13 @@ describe('requests Node answered or dropped by itself', () => {
     expect(JSON.parse(responses[1].body.toString())).toEqual({ received: { a: 1 } });
   });
 
+  it('sends no 100 Continue to a request refused at its headers (a body over the limit)', async () => {
+    const got = await exchange(port, `POST /test/echo HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 999999999\r\nExpect: 100-continue\r\n\r\n`, { limitMs: CUT_WITHIN_MS });
+    const responses = parseResponses(got.bytes);
+    expect(responses.map((r) => r.status)).toEqual([413]);
+    expect(got.closed).toBe(true);
+  });
+
   it('answers CONNECT with 405 unsupported_method instead of dropping it', async () => {
     const got = await exchange(port, 'CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n');
     expect(got.closed).toBe(true);
@@ -277,6 +294,51 @@ describe('requests Node answered or dropped by itself', () => {
   });
 });
 
+describe('pipelined requests', () => {
+  it('runs each only once the answer before it is handed to the socket, so a client that never reads holds one answer', async () => {
+    bigRuns = 0;
+    // The server's side of the connection: a client that does not read never sees the close.
+    const serverSide = new Promise<net.Socket>((resolve) => t.app.server.once('connection', resolve));
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.pause(); // never reads
+    socket.on('error', () => undefined);
+    socket.write(`GET /test/big HTTP/1.1\r\n${host}\r\n`.repeat(20));
+    const ours = await serverSide;
+    const closed = new Promise<number>((resolve) => (ours.destroyed ? resolve(Date.now()) : ours.once('close', () => resolve(Date.now()))));
+    const started = Date.now();
+    await new Promise((r) => setTimeout(r, 600));
+    // The first answer (8 MiB) cannot leave the socket buffers while the client does not read.
+    expect(bigRuns).toBe(1);
+    // And the client that stopped reading is cut at the inactivity limit.
+    const cutAfter = (await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(NaN), CUT_WITHIN_MS))])) - started;
+    socket.destroy();
+    expect(cutAfter).toBeLessThan(CUT_WITHIN_MS);
+    expect(bigRuns).toBe(1);
+  });
+
+  it('answers pipelined requests in order when the client reads', async () => {
+    hits = 0;
+    const got = await exchange(port, `GET /test/hit HTTP/1.1\r\n${host}\r\n`.repeat(10) + `GET /test/hit HTTP/1.1\r\n${host}Connection: close\r\n\r\n`);
+    const responses = parseResponses(got.bytes);
+    expect(responses.map((r) => JSON.parse(r.body.toString()).hits)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
+  it('past the limit, answers the requests admitted so far, closes, and never runs the rest', async () => {
+    hits = 0;
+    const got = await exchange(port, `GET /test/hit HTTP/1.1\r\n${host}\r\n`.repeat(MAX_PIPELINED + 40));
+    expect(got.closed).toBe(true);
+    const responses = parseResponses(got.bytes);
+    // One read normally holds all of them (then exactly MAX_PIPELINED are admitted); a read
+    // split by the network admits a few more while the first answers go out.
+    expect(responses.length).toBeGreaterThanOrEqual(MAX_PIPELINED);
+    expect(responses.length).toBeLessThan(MAX_PIPELINED + 40);
+    expect(responses.map((r) => r.status)).toEqual(new Array(responses.length).fill(200));
+    expect(responses.at(-1)!.headers.connection).toBe('close');
+    expect(hits).toBe(responses.length);
+  });
+});
+
 describe('header sections Node reads only in part', () => {
   // Node kept the first 1000 header lines and measured only names and values: checks that
   // read the headers did not see a line past the thousandth, and 8000 short lines passed.
@@ -383,6 +445,14 @@ describe('deadlines a slow client cannot stretch', () => {
     expect(got.elapsedMs).toBeGreaterThanOrEqual(TIMEOUTS.requestTimeout);
     const [res] = parseResponses(got.bytes);
     expectRefusal(res, 408, 'request_timeout');
+  });
+
+  it('ends a request answered before its body arrived, once the body stalls, without a second answer', async () => {
+    const head = `POST /test/early HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 200\r\n\r\n`;
+    const got = await exchange(port, [head, '{"a": "', 'xx', 'xx'], { pauseMs: 50, limitMs: CUT_WITHIN_MS + TIMEOUTS.requestTimeout });
+    expect(got.closed).toBe(true);
+    const responses = parseResponses(got.bytes);
+    expect(responses.map((r) => r.status)).toEqual([403]);
   });
 
   it('closes an idle persistent connection after the keep-alive timeout', async () => {

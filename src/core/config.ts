@@ -254,7 +254,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     parse: integer('EVIDENCE_DATABASE_POOL_SIZE', 1, 1000) },
   { key: 'analysisWorkers', env: 'EVIDENCE_ANALYSIS_WORKERS', flag: '--analysis-workers <n>', description: 'worker threads for analysis requests (0 runs them on the event loop)', defaultText: '(cores − 1, at least 1)',
     parse: integer('EVIDENCE_ANALYSIS_WORKERS', 0, 64) },
-  { key: 'analysisQueue', env: 'EVIDENCE_ANALYSIS_QUEUE', flag: '--analysis-queue <n>', description: 'analysis requests that may wait for a worker; beyond it 503 + Retry-After', defaultText: '16',
+  { key: 'analysisQueue', env: 'EVIDENCE_ANALYSIS_QUEUE', flag: '--analysis-queue <n>', description: 'analysis requests that may wait for a worker; beyond it 503 + Retry-After', defaultText: '64',
     parse: integer('EVIDENCE_ANALYSIS_QUEUE', 0, 10000) },
   ...SOURCE_KEYS.map((key): SettingSpec => {
     const env = `EVIDENCE_SOURCE_URL_${key.toUpperCase().replace(/-/g, '_')}`;
@@ -302,7 +302,7 @@ export function defaultConfig(): Config {
     databasePoolSize: 10,
     // One core stays with the event loop (HTTP, funding and data reads).
     analysisWorkers: Math.max(1, availableParallelism() - 1),
-    analysisQueue: 16,
+    analysisQueue: 64,
     sourceUrls: { ...DEFAULT_SOURCE_URLS },
     sourceCacheTtl: 60,
     sourceErrorTtl: 5,

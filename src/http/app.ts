@@ -19,6 +19,7 @@ import { loggerOptions } from './logging.js';
 import { originForm, routerPath } from './target.js';
 import { createEdge, securityHeaders, type Edge } from './edge.js';
 import { Revalidation } from './revalidation.js';
+import { sendOpenApi } from './openapi-document.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
 
 export const MAX_QUERY_LENGTH = 1024;
@@ -278,7 +279,7 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   const tools = toolContextOf(deps);
   for (const mount of MCP_MOUNTS) await app.register(mcpPlugin, { prefix: mount, deps, tools });
 
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) => sendOpenApi(request, reply, () => app.swagger()));
   answerRevalidationsFirst(app.server, revalidation, edge);
   return app;
 }

@@ -293,6 +293,14 @@ export function createEdge(config: EdgeConfig): Edge {
         closing = true;
         done();
       });
+      // Requests in flight when the shutdown starts are answered, then their connections end
+      // (Fastify closes only the connections idle at that moment, so a kept-alive one held the
+      // process a keep-alive timeout longer, and past close-with-grace's delay it was killed).
+      // A request already waiting behind it on the connection gets its `shutting_down` first.
+      app.addHook('onSend', (request, reply, payload, done) => {
+        if (closing && !pipeline.hasWaiting(request.raw.socket)) reply.header('connection', 'close');
+        done(null, payload);
+      });
       app.addHook('onRequest', (request, reply, done) => {
         const raw = request.raw;
         responseOf.set(raw, reply.raw);

@@ -66,6 +66,11 @@ export class PipelineGate {
     return 'queued';
   }
 
+  /** Whether requests wait on the connection behind the one being answered. */
+  hasWaiting(socket: Socket): boolean {
+    return (this.#lines.get(socket)?.waiting.length ?? 0) > 0;
+  }
+
   #start(line: Line, res: ServerResponse): void {
     line.running = res;
     let released = false;

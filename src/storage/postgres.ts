@@ -44,29 +44,53 @@ function lockKey(name: string): bigint {
   return BigInt.asIntN(64, h);
 }
 
+/**
+ * Every wait for PostgreSQL while serving is bounded, as SQLite's is (its 5 s busy wait): a
+ * table an outside session locked, a server that stopped answering (frozen, a dead network)
+ * or a pool lent out entirely used to hold requests for as long as the cause lasted, and
+ * readiness with them. Past a bound the query fails and the route answers its 503.
+ * - a free connection from the pool, or a new one: 5 s;
+ * - a lock (rows, tables, the advisory locks of serialized sections): 5 s;
+ * - one statement on the server: 30 s, and 35 s for its answer to arrive at all.
+ */
+export const PG_WAIT_BOUNDS = {
+  connectionTimeoutMillis: 5_000,
+  lock_timeout: 5_000,
+  statement_timeout: 30_000,
+  query_timeout: 35_000,
+  keepAlive: true,
+} as const satisfies pg.PoolConfig;
+
 export async function openPostgresStorage(options: PostgresOptions): Promise<Storage> {
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
-  const pool = new pg.Pool({
+  const base: pg.PoolConfig = {
     connectionString: options.connectionString,
-    max: options.maxConnections ?? 10,
     types: typeParsers,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
+  };
+  // Setting up (schema, migrations) may wait as long as it takes: instances starting together
+  // migrate one after another behind the migrator's lock.
+  if (schema || options.migrate !== false) {
+    const setup = new pg.Pool({ ...base, max: 1 });
+    setup.on('error', () => undefined);
+    try {
+      if (schema) await setup.query(`create schema if not exists ${schema}`);
+      if (options.migrate !== false) {
+        const migrator = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool: setup }) });
+        await migrate(migrator, 'postgres');
+      }
+    } finally {
+      await setup.end();
+    }
+  }
+  const pool = new pg.Pool({ ...base, max: options.maxConnections ?? 10, ...PG_WAIT_BOUNDS });
   // A client whose server goes away emits 'error' — on the pool while idle, on itself while
   // lent out — and an unheard 'error' would end the process. The query in flight fails on
   // its own, the pool drops the dead client and the next query connects afresh, so an
   // outage costs failed queries (503s, readiness down) until the server is back.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
-  if (schema) {
-    const client = await pool.connect();
-    try {
-      await client.query(`create schema if not exists ${schema}`);
-    } finally {
-      client.release();
-    }
-  }
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   const storage: Storage = {
     dialect: 'postgres',
@@ -83,8 +107,5 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     releaseLease: (name, holder) => releaseLeaseWith(storage, name, holder),
     close: () => db.destroy(),
   };
-  // Kysely's migrator holds a PostgreSQL advisory lock while it runs, so instances
-  // starting together migrate one after another.
-  if (options.migrate !== false) await migrate(db, 'postgres');
   return storage;
 }

@@ -51,6 +51,14 @@ describe('analysis on the worker pool', () => {
     }
   });
 
+  it('lets as many ordinary requests wait as fit in the byte room by default: 48 clients at once on one worker are all answered', async () => {
+    const t = await makeTestApp({ analysisWorkers: 1 });
+    apps.push(t);
+    const body = JSON.stringify(seriesRequest({ series: 2, points: 64, allFields: true }));
+    const answers = await Promise.all(Array.from({ length: 48 }, () => post(t.app, '/v1/market/assess', body)));
+    expect(answers.map((r) => r.statusCode)).toEqual(new Array(48).fill(200));
+  });
+
   it('refuses at once with 503 overloaded and Retry-After when every worker is busy and the queue is full', async () => {
     const a = await app(1, 0);
     const body = JSON.stringify(seriesRequest({ series: 32, points: 2048, allFields: true }));

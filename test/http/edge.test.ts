@@ -491,4 +491,27 @@ describe('shutting down', () => {
     expect(responses[1].headers['retry-after']).toBe('1');
     expect(responses[1].headers.connection).toBe('close');
   });
+
+  it('ends the connections of requests in flight when the shutdown starts once they are answered, not a keep-alive later', async () => {
+    const closing = await makeTestApp({ keepAliveTimeout: 20_000 }, {
+      beforeReady(app) {
+        app.get('/test/slow', async () => {
+          await new Promise((r) => setTimeout(r, 400));
+          return { ok: true };
+        });
+      },
+    });
+    await closing.app.listen({ port: 0, host: '127.0.0.1' });
+    const pending = exchange(portOf(closing.app), `GET /test/slow HTTP/1.1\r\n${host}\r\n`, { limitMs: 15_000 });
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await closing.close();
+    const got = await pending;
+    expect(got.closed).toBe(true);
+    const [res] = parseResponses(got.bytes);
+    expect(res.status).toBe(200);
+    expect(res.headers.connection).toBe('close');
+    // Well within the 20 s keep-alive the connection would otherwise have been held for.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
 });

@@ -58,6 +58,23 @@ describe('HTTP shell', () => {
     expect(res.json().code).toBe('method_not_allowed');
   });
 
+  it('serves the OpenAPI document encoded once, with a strong ETag that revalidates, at the root and under the analysis prefix', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toBe(JSON.stringify(t.app.swagger()));
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+    for (const url of ['/openapi.json', '/noisefloor/openapi.json']) {
+      const again = await t.app.inject({ method: 'GET', url });
+      expect(again.headers.etag).toBe(etag);
+      expect(again.body).toBe(first.body);
+      const revalidated = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } });
+      expect(revalidated.statusCode).toBe(304);
+      expect(revalidated.body).toBe('');
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/noisefloor/openapi.json' })).headers['cache-control']).toBe('no-store');
+  });
+
   it('parses strict JSON and keeps the number kind of 3.0', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/test/echo', payload: '{"x": 3.0}', headers: { 'content-type': 'application/json' } });
     expect(res.statusCode).toBe(200);

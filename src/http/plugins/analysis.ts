@@ -32,6 +32,7 @@ import { receiveBody } from '../analysis/body.js';
 import { releaseNow } from '../../platform/release.js';
 import { requireRawBody } from '../errors.js';
 import { healthBody } from '../health.js';
+import { sendOpenApi } from '../openapi-document.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { ANALYSIS_TOOLS, Capabilities as CapabilitiesRoute, TOOL_ROUTE_ENTRIES } from '../routes/analysis.js';
 
@@ -212,7 +213,7 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
     const health = { schema: { hide: true } };
     app.get('/healthz', health, async (_request, reply) => sendJson(reply, encodePythonBody(healthBody())));
     app.get('/health', health, async (_request, reply) => sendJson(reply, encodePythonBody(healthBody())));
-    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) => sendOpenApi(request, reply, () => app.swagger()));
   }
   // Preflights for the discovery paths, at the root too (their GETs are the shell's).
   preflightAt('/healthz');

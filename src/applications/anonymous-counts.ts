@@ -5,9 +5,9 @@
 // What can be lost: the counts of at most the last flush window (FLUSH_INTERVAL_MS, plus a
 // flush in flight) when the process dies without closing. A clean shutdown flushes
 // (`closeAnonymousCounts`, called when the HTTP app closes). A flush that fails keeps its
-// counts in memory and retries at the next tick; until a flush succeeds again the buffer
-// reports itself unhealthy so responses say `X-Usage-Recorded: unavailable`, as a failed
-// direct write did. Memory is bounded by the distinct (day, class, outcome) triples.
+// counts in memory and retries at the next tick; until a flush succeeds again, and while a
+// count waits longer than OVERDUE_MS (a stalled write), the buffer reports itself unhealthy
+// so responses say `X-Usage-Recorded: unavailable`, as a failed direct write did. Memory is bounded by the distinct (day, class, outcome) triples.
 
 import { sql } from 'kysely';
 import type { Storage } from '../storage/storage.js';
@@ -16,6 +16,13 @@ import { purgeOncePerDay } from './retention.js';
 import type { AggregateClass, UsageOutcome } from './tables.js';
 
 export const FLUSH_INTERVAL_MS = 1000;
+/**
+ * A count not written this long after it was taken is overdue: its write is stalled (an
+ * outside write lock, a store that stopped answering) and a crash now would lose it, so
+ * answers say `unavailable` until a write succeeds. Without it a stalled write went
+ * unflagged for the whole busy wait (5 s) and a crash then lost every count since.
+ */
+export const OVERDUE_MS = 2 * FLUSH_INTERVAL_MS;
 
 type Key = `${string}|${AggregateClass}|${UsageOutcome}`;
 
@@ -24,13 +31,17 @@ class AnonymousCounts {
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
   /** False while the last flush failed and no later one succeeded. */
-  healthy = true;
+  private failed = false;
+  /** When the oldest count in `pending`, and in the batch being written, was taken. */
+  private pendingSince: number | undefined;
+  private writingSince: number | undefined;
 
   constructor(private readonly storage: Storage) {}
 
   add(day: string, trafficClass: AggregateClass, outcome: UsageOutcome): void {
     const key: Key = `${day}|${trafficClass}|${outcome}`;
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+    this.pendingSince ??= Date.now();
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       void this.flush().catch(() => undefined);
@@ -43,14 +54,19 @@ class AnonymousCounts {
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
+    this.writingSince = this.pendingSince;
+    this.pendingSince = undefined;
     const write = this.write(batch).then(
       () => {
-        this.healthy = true;
+        this.failed = false;
+        this.writingSince = undefined;
       },
       (error: unknown) => {
-        this.healthy = false;
+        this.failed = true;
         // Kept for the next attempt, merged with what arrived meanwhile.
         for (const [key, n] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + n);
+        this.pendingSince = Math.min(this.writingSince ?? Infinity, this.pendingSince ?? Infinity);
+        this.writingSince = undefined;
         if (!this.timer && this.pending.size > 0) {
           this.timer = setTimeout(() => {
             this.timer = undefined;
@@ -66,6 +82,13 @@ class AnonymousCounts {
     } finally {
       this.inFlight = undefined;
     }
+  }
+
+  /** Whether the counts taken are being written as promised: no failed write, none overdue. */
+  healthy(now = Date.now()): boolean {
+    if (this.failed) return false;
+    const oldest = Math.min(this.writingSince ?? Infinity, this.pendingSince ?? Infinity);
+    return now - oldest <= OVERDUE_MS;
   }
 
   async close(): Promise<void> {
@@ -105,7 +128,7 @@ function bufferFor(storage: Storage): AnonymousCounts {
 export function countAnonymous(storage: Storage, day: string, trafficClass: AggregateClass, outcome: UsageOutcome): boolean {
   const buffer = bufferFor(storage);
   buffer.add(day, trafficClass, outcome);
-  return buffer.healthy;
+  return buffer.healthy();
 }
 
 /** Writes the counts pending for this store now (readers of the aggregates call it first). */

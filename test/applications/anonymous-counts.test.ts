@@ -3,7 +3,10 @@
 // cap holds, and keyed measurement is not batched.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { countAnonymous, flushAnonymousCounts, FLUSH_INTERVAL_MS } from '../../src/applications/anonymous-counts.js';
+import { countAnonymous, flushAnonymousCounts, FLUSH_INTERVAL_MS, OVERDUE_MS } from '../../src/applications/anonymous-counts.js';
+import pg from 'pg';
+import { holdWriteLock } from '../helpers/sqlite-lock.js';
+import { postgresUrl } from '../helpers/storage.js';
 import { AGGREGATE_COUNT_CAP } from '../../src/applications/measure.js';
 import type { Storage } from '../../src/storage/storage.js';
 import { backends } from '../helpers/storage.js';
@@ -21,6 +24,23 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
     if (done(value) || Date.now() > until) return value;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Holds the store's write lock from outside (another process, another session) until released. */
+async function stallWrites(storage: Storage): Promise<() => Promise<void>> {
+  if (storage.dialect === 'sqlite') {
+    const holder = await holdWriteLock(storage.location);
+    return () => holder.release();
+  }
+  const { rows } = await sql<{ s: string }>`select current_schema() as s`.execute(storage.db);
+  const outside = new pg.Client({ connectionString: postgresUrl });
+  await outside.connect();
+  await outside.query('begin');
+  await outside.query(`lock table ${rows[0].s}.aggregates in exclusive mode`);
+  return async () => {
+    await outside.query('rollback');
+    await outside.end();
+  };
 }
 
 for (const backend of backends) {
@@ -70,6 +90,25 @@ for (const backend of backends) {
       expect(await aggregates(h.storage)).toEqual([{ day: '2026-10-21', traffic_class: 'anonymous', outcome: 'data_response', count: 2 }]);
       expect((await h.get('/v1/funding/latest')).headers['x-usage-recorded']).toBe('false');
     });
+
+    it('says unavailable once counts wait past the overdue bound behind a stalled write, and false again once they are written', async () => {
+      await h.captured();
+      expect((await h.get('/v1/funding/latest')).headers['x-usage-recorded']).toBe('false');
+      const release = await stallWrites(h.storage);
+      let during: string | undefined;
+      try {
+        // The timer's write starts and stalls behind the lock; the count it holds grows overdue.
+        await new Promise((resolve) => setTimeout(resolve, FLUSH_INTERVAL_MS + OVERDUE_MS + 300));
+        during = String((await h.get('/v1/funding/latest')).headers['x-usage-recorded']);
+      } finally {
+        await release();
+      }
+      expect(during).toBe('unavailable');
+      await eventually(() => aggregates(h.storage), (rows) => rows[0]?.count === 2, 10_000);
+      await flushAnonymousCounts(h.storage);
+      expect(await aggregates(h.storage)).toEqual([{ day: '2026-10-21', traffic_class: 'anonymous', outcome: 'data_response', count: 2 }]);
+      expect((await h.get('/v1/funding/latest')).headers['x-usage-recorded']).toBe('false');
+    }, 30_000);
 
     it('never counts past the cap', async () => {
       await h.storage.db.insertInto('aggregates').values({ day: '2026-10-21', traffic_class: 'anonymous', outcome: 'data_response', count: AGGREGATE_COUNT_CAP - 2 }).execute();

@@ -126,6 +126,9 @@ function answerRevalidationsFirst(server: Server, revalidation: Revalidation, ed
   const routed = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // Past its connection's pipelining limit a request is neither run nor answered: it does
+    // not reach the router (src/http/pipelining.ts).
+    if (edge.dropped(req)) return;
     // A Host the instance does not answer for is refused by the router's hooks, never revalidated here.
     if (edge.answersHost(req) && revalidation.tryAnswer(req, res)) return;
     for (const listener of routed) listener.call(server, req, res);

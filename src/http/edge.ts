@@ -84,6 +84,8 @@ export interface Edge {
   isClosing(): boolean;
   /** Whether the request's Host is one this instance answers for (any, without EVIDENCE_ALLOWED_HOSTS). */
   answersHost(raw: IncomingMessage): boolean;
+  /** Whether the request came past its connection's pipelining limit: never routed, never answered. */
+  dropped(raw: IncomingMessage): boolean;
 }
 
 /**
@@ -98,6 +100,14 @@ function hostsNamed(raw: IncomingMessage & { originalUrl?: string }): (string | 
   const headers = raw.rawHeaders;
   for (let i = 0; i < headers.length; i += 2) if (headers[i].length === 4 && headers[i].toLowerCase() === 'host') hosts.push(headers[i + 1]);
   return hosts.length === 0 ? [undefined] : hosts;
+}
+
+/**
+ * How long a shutdown waits for the requests being answered before it cuts every connection:
+ * within close-with-grace's 10 s, and no longer than a request may take to arrive.
+ */
+export function drainBoundMs(config: Pick<Config, 'requestTimeout'>): number {
+  return Math.min(8_000, config.requestTimeout);
 }
 
 export function createEdge(config: EdgeConfig): Edge {
@@ -285,12 +295,21 @@ export function createEdge(config: EdgeConfig): Edge {
     prepared: (reply) => reply.hasHeader('x-content-type-options'),
     isClosing: () => closing,
     answersHost,
+    dropped: (raw) => pipeline.isFull(raw.socket),
     install(app) {
       app.addHook('onRoute', (route) => {
         for (const method of Array.isArray(route.method) ? route.method : [route.method]) methods.add(String(method).toUpperCase());
       });
       app.addHook('preClose', (done) => {
         closing = true;
+        // Fastify closes the connections idle at this moment and the server waits for the
+        // rest: one holding half a request (headers or a body still arriving, or nothing sent
+        // yet) held the process until close-with-grace killed it (exit 1). Once the requests
+        // being answered are answered, or after the drain bound, every connection is cut.
+        const server = app.server;
+        const cut = () => server.closeAllConnections();
+        pipeline.whenQuiet(() => setImmediate(cut));
+        setTimeout(cut, drainBoundMs(config)).unref();
         done();
       });
       // Requests in flight when the shutdown starts are answered, then their connections end

@@ -31,8 +31,30 @@ interface Line {
 
 export type Admission = 'now' | 'queued' | 'refused';
 
+/**
+ * How long a connection that went past the limit has to take the answers it is owed before
+ * it is cut. Every request a read held has been parsed by then, and Node keeps each one
+ * queued until the connection goes: a client that pipelined thousands and never read held
+ * hundreds of MB across a few hundred connections until its idle limit.
+ */
+export const OVERFLOW_GRACE_MS = 2000;
+
 export class PipelineGate {
   readonly #lines = new WeakMap<Socket, Line>();
+  /** Requests being answered now, over every connection. */
+  #running = 0;
+  #quiet: Array<() => void> = [];
+
+  /** Whether the connection went past the limit: its later requests are dropped unseen. */
+  isFull(socket: Socket): boolean {
+    return this.#lines.get(socket)?.full === true;
+  }
+
+  /** Calls `fn` once no request is being answered (at once if none is). */
+  whenQuiet(fn: () => void): void {
+    if (this.#running === 0) fn();
+    else this.#quiet.push(fn);
+  }
 
   /**
    * Runs `run` at once when the connection has no request still being answered, else once the
@@ -60,6 +82,9 @@ export class PipelineGate {
     }
     if (line.waiting.length + 1 >= MAX_PIPELINED) {
       line.full = true;
+      const cut = setTimeout(() => socket.destroy(), OVERFLOW_GRACE_MS);
+      cut.unref();
+      socket.once('close', () => clearTimeout(cut));
       return 'refused';
     }
     line.waiting.push({ res, run });
@@ -73,6 +98,7 @@ export class PipelineGate {
 
   #start(line: Line, res: ServerResponse): void {
     line.running = res;
+    this.#running++;
     let released = false;
     const release = () => {
       if (released) return;
@@ -80,7 +106,9 @@ export class PipelineGate {
       res.off('finish', release);
       res.off('close', release);
       line.running = null;
+      this.#running--;
       this.#next(line);
+      if (this.#running === 0 && this.#quiet.length > 0) for (const fn of this.#quiet.splice(0)) fn();
     };
     // 'finish' once the last byte is handed to the socket (for a client that does not read,
     // never: the next request then waits); 'close' if the connection went first.

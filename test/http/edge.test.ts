@@ -7,7 +7,7 @@ import net from 'node:net';
 import { parseStrictJson } from '../../src/core/json.js';
 import { lookupError } from '../../src/core/errors.js';
 import { MAX_HEADER_BYTES } from '../../src/http/edge.js';
-import { MAX_PIPELINED } from '../../src/http/pipelining.js';
+import { MAX_PIPELINED, OVERFLOW_GRACE_MS } from '../../src/http/pipelining.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { exchange, parseResponses, portOf, type RawResponse } from '../helpers/raw-http.js';
 
@@ -339,6 +339,37 @@ describe('pipelined requests', () => {
   });
 });
 
+describe('pipelining past the limit without reading', () => {
+  it('cuts the connection after a short grace, not at the idle limit, and routes none of the requests past the limit', async () => {
+    let runs = 0;
+    const patient = await makeTestApp({ requestTimeout: 30_000, headersTimeout: 20_000 }, {
+      beforeReady(app) {
+        app.get('/test/big', async (_request, reply) => {
+          runs++;
+          return reply.type('application/octet-stream').send(Buffer.alloc(BIG_BYTES, 0x62));
+        });
+      },
+    });
+    try {
+      await patient.app.listen({ port: 0, host: '127.0.0.1' });
+      const serverSide = new Promise<net.Socket>((resolve) => patient.app.server.once('connection', resolve));
+      const socket = net.connect(portOf(patient.app), '127.0.0.1');
+      socket.on('error', () => undefined);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.pause();
+      const started = Date.now();
+      socket.write(`GET /test/big HTTP/1.1\r\n${host}\r\n`.repeat(MAX_PIPELINED * 20));
+      const ours = await serverSide;
+      await new Promise((resolve) => (ours.destroyed ? resolve(undefined) : ours.once('close', resolve)));
+      socket.destroy();
+      expect(Date.now() - started).toBeLessThan(OVERFLOW_GRACE_MS + 3_000);
+      expect(runs).toBe(1);
+    } finally {
+      await patient.close();
+    }
+  });
+});
+
 describe('header sections Node reads only in part', () => {
   // Node kept the first 1000 header lines and measured only names and values: checks that
   // read the headers did not see a line past the thousandth, and 8000 short lines passed.
@@ -490,6 +521,31 @@ describe('shutting down', () => {
     expectRefusal(responses[1], 503, 'shutting_down');
     expect(responses[1].headers['retry-after']).toBe('1');
     expect(responses[1].headers.connection).toBe('close');
+  });
+
+  it('cuts connections holding half a request, or nothing, once the requests being answered are answered', async () => {
+    const closing = await makeTestApp({ requestTimeout: 20_000, headersTimeout: 15_000, keepAliveTimeout: 20_000 });
+    await closing.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = portOf(closing.app);
+    const open = (first: string) => new Promise<net.Socket>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        if (first !== '') socket.write(first);
+        resolve(socket);
+      });
+      socket.on('error', () => undefined);
+    });
+    const sockets = await Promise.all([
+      open(''),
+      open(`GET /healthz HTTP/1.1\r\n${host}`),
+      open(`POST /v1/research/dyson HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"dim`),
+    ]);
+    await new Promise((r) => setTimeout(r, 100));
+    const ended = sockets.map((socket) => new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once('close', () => resolve()))));
+    const started = Date.now();
+    await closing.close();
+    await Promise.all(ended);
+    // The request timeout (20 s) and keep-alive (20 s) would have held them far longer.
+    expect(Date.now() - started).toBeLessThan(9_000);
   });
 
   it('ends the connections of requests in flight when the shutdown starts once they are answered, not a keep-alive later', async () => {

@@ -7,7 +7,8 @@
 // (`closeAnonymousCounts`, called when the HTTP app closes). A flush that fails keeps its
 // counts in memory and retries at the next tick; until a flush succeeds again, and while a
 // count waits longer than OVERDUE_MS (a stalled write), the buffer reports itself unhealthy
-// so responses say `X-Usage-Recorded: unavailable`, as a failed direct write did. Memory is bounded by the distinct (day, class, outcome) triples.
+// so responses say `X-Usage-Recorded: unavailable`, as a failed direct write did. Memory is
+// bounded by the distinct (day, class, outcome) triples.
 
 import { sql } from 'kysely';
 import type { Storage } from '../storage/storage.js';

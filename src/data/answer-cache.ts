@@ -94,9 +94,18 @@ export function answerKey(snapshotId: string, format: 'json' | 'csv', pinned: bo
  */
 function own(bytes: Buffer): Buffer {
   if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) return bytes;
-  const copy = Buffer.allocUnsafeSlow(bytes.length);
-  bytes.copy(copy);
-  return copy;
+  return ownedConcat([bytes]);
+}
+
+/** `Buffer.concat(parts)` written once into memory of its own (see `own`). */
+function ownedConcat(parts: readonly Uint8Array[]): Buffer {
+  const out = Buffer.allocUnsafeSlow(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 /**
@@ -154,14 +163,14 @@ export function jsonEntry(head: object, tail: object, sources: readonly object[]
     return Buffer.concat([OPEN, inner, inner.length > 0 ? CACHE_AFTER : CACHE_FIRST]);
   });
   const first = opens.length > 0 ? [opens[0]] : [];
-  const all = own(Buffer.concat([headBytes, LIST_OPEN, ...first]));
+  const all = ownedConcat([headBytes, LIST_OPEN, ...first]);
   return {
     kind: 'live',
     head: all,
     headHash: createHash('sha256').update(all),
-    joints: opens.slice(1).map((open) => own(Buffer.concat([RECORD_JOINT, open]))),
+    joints: opens.slice(1).map((open) => ownedConcat([RECORD_JOINT, open])),
     count: opens.length,
-    tail: own(Buffer.concat([opens.length > 0 ? RECORDS_CLOSE : LIST_CLOSE, tailBytes])),
+    tail: ownedConcat([opens.length > 0 ? RECORDS_CLOSE : LIST_CLOSE, tailBytes]),
     measurement,
   };
 }
@@ -192,7 +201,7 @@ export function answerOf(entry: AnswerEntry, snapshotId: string, pinned: boolean
     snapshotId,
     pinned,
     etag: made.etag,
-    bytes: () => (made.bytes ??= own(Buffer.concat([entry.head, made.caches, entry.tail]))),
+    bytes: () => (made.bytes ??= ownedConcat([entry.head, made.caches, entry.tail])),
     measurement,
   };
 }

@@ -28,10 +28,11 @@ export interface DatasetSpec {
 
 const ALL_TOPICS: readonly Topic[] = ['money-market', 'capital-market', 'china-economy', 'bank-risk', 'market-liquidity'];
 
+// Names are the upstream's (upstream §3.2); descriptions are ours.
 export const DATASETS: readonly DatasetSpec[] = [
   {
     id: 'money_markets',
-    name: 'Money-market benchmark rates',
+    name: 'Global money-market benchmarks',
     topics: ['money-market'],
     description: 'Current benchmark rate of each market in the Seiche atlas, in its native unit, with the publisher\'s availability, clocks and redistribution label. Levels in different currencies are not comparable stress readings.',
     sources: ['money-market'],
@@ -47,7 +48,7 @@ export const DATASETS: readonly DatasetSpec[] = [
   },
   {
     id: 'capital_markets',
-    name: 'Capital-market prices',
+    name: 'Capital-market observations',
     topics: ['capital-market'],
     description: 'VIX and the high-yield option-adjusted spread as Seiche reports them, each dated by its own observation; a document-wide clock is never substituted.',
     sources: ['capital-market'],
@@ -55,7 +56,7 @@ export const DATASETS: readonly DatasetSpec[] = [
   },
   {
     id: 'bank_risk',
-    name: 'Bank monitoring diagnostics',
+    name: 'Covered-bank research diagnostics',
     topics: ['bank-risk'],
     description: 'LiquiLens monitoring scores and 12-month model probabilities for covered banks, dated by quarter, with the limits of how they were built. They are research diagnostics: neither credit ratings nor validated forecasts.',
     sources: ['bank-risk'],
@@ -63,7 +64,7 @@ export const DATASETS: readonly DatasetSpec[] = [
   },
   {
     id: 'market_liquidity',
-    name: 'Market-liquidity percentiles',
+    name: 'Public market-liquidity observations',
     topics: ['market-liquidity'],
     description: 'Undertow stress percentiles per market segment and measure, with each segment\'s validation limits. A withheld percentile stays null.',
     sources: ['market-liquidity'],
@@ -79,7 +80,7 @@ export const DATASETS: readonly DatasetSpec[] = [
   },
   {
     id: 'source_health',
-    name: 'Source retrieval and clocks',
+    name: 'Evidence source and transport audit',
     topics: ALL_TOPICS,
     description: 'One row per source: whether it was retrieved, the hash of the bytes, and the states and clocks the source reports about itself. A successful retrieval says nothing about how fresh the content is.',
     sources: SOURCE_KEYS,

@@ -25,7 +25,7 @@ export class DocumentCache {
     if (hit) return hit.document;
     const bytes = await loadDocumentBytes(db, sha256);
     if (!bytes || sha256Hex(bytes) !== sha256) return undefined;
-    const document = parseStrictJson(bytes);
+    const document = parseStrictJson(bytes, { hugeIntegers: true });
     this.put(sha256, document, bytes.byteLength);
     return document;
   }

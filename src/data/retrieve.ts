@@ -56,7 +56,8 @@ export async function attemptRetrieval(entry: SourceEntry, registry: SourceRegis
   if (result.body.byteLength > entry.maxBytes) return fail('too_large', `the document is larger than the ${entry.maxBytes} bytes accepted`);
   let document: unknown;
   try {
-    document = parseStrictJson(result.body);
+    // Python keeps an integer beyond the double range as an int: only that value is lost (upstream §8 item 3).
+    document = parseStrictJson(result.body, { hugeIntegers: true });
   } catch (error) {
     if (error instanceof JsonSyntaxError) return fail('invalid_json', error.message.slice(0, 200));
     return fail('invalid_json', 'the body is not strict JSON');

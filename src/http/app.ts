@@ -22,7 +22,9 @@ import { Revalidation } from './revalidation.js';
 import { sendOpenApi } from './openapi-document.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
 
-export const MAX_QUERY_LENGTH = 1024;
+// Room for the longest valid query: group C takes `entity` and `bank` of 100 characters each,
+// up to 12 encoded bytes per character (`%F0%9F%98%80`), beside its other parameters.
+export const MAX_QUERY_LENGTH = 4096;
 export const MAX_GUARDED_HEADER = 1024;
 
 const CREDENTIAL_PARAMS = ['token', 'api_key', 'apikey', 'access_token', 'key'];

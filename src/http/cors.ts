@@ -17,6 +17,8 @@ export interface CorsPolicy {
   /** The `Access-Control-Expose-Headers` value of every response to an allowed origin. */
   exposed: string;
   maxAgeSeconds: string;
+  /** The status of a granted preflight (group C's upstream answers 200, as its framework does). */
+  preflightStatus: 200 | 204;
 }
 
 export function allowedOrigin(request: FastifyRequest): string | undefined {
@@ -62,7 +64,7 @@ export function useCors(app: FastifyInstance, policy: CorsPolicy): (route: { met
       reply.header('access-control-allow-methods', policy.allowMethods);
       reply.header('access-control-allow-headers', policy.requestHeaders.join(', '));
       reply.header('access-control-max-age', policy.maxAgeSeconds);
-      return reply.code(204).send();
+      return reply.code(policy.preflightStatus).send();
     };
   };
 }

@@ -69,6 +69,28 @@ describe('GET /api/v1/query', () => {
     expect(second.next_offset).toBeNull();
   });
 
+  it('nulls only the value written as an integer too large for a double, as Python reads it (item 3)', async () => {
+    const huge = `1${'0'.repeat(400)}`;
+    const doc = JSON.stringify(atlasDoc([
+      { id: 'US-USD', name: 'US dollar', value: 4.5, history: [['2026-09-23', 4.5], ['2026-09-24', 0]] },
+      { id: 'BIG', value: 777.125, history: [['2026-09-23', 1.25], ['2026-09-24', 777.125]] },
+      { id: 'NEG', value: 888.125 },
+    ])).replaceAll('777.125', huge).replace('888.125', `-${huge}`);
+    serveJson(server, 'money-market', doc);
+    await start();
+    const current = result(await get('/api/v1/query?dataset=money_markets'));
+    expect(current.transport_status).toBe('complete');
+    expect(current.results.map((r) => [r.entity_id, r.value, r.availability])).toEqual([
+      ['US-USD', 4.5, 'AVAILABLE'], ['BIG', null, 'unavailable'], ['NEG', null, 'unavailable'],
+    ]);
+    const history = result(await get('/api/v1/query?dataset=money_market_history&entity=big'));
+    expect(history.results.map((r) => r.value)).toEqual([1.25, null]);
+    // A document with a non-finite float literal is still refused whole (item 4).
+    serveJson(server, 'money-market', doc.replace(huge, '1e999'));
+    clock.advance(120);
+    expect(result(await get('/api/v1/query?dataset=money_markets')).transport_status).toBe('unavailable');
+  });
+
   it('documents EvidenceRow and QueryResult in the OpenAPI document', async () => {
     await start();
     const text = (await get('/openapi.json')).body;
@@ -282,11 +304,40 @@ describe('release', () => {
   });
 });
 
+describe('long valid queries', () => {
+  // 100 characters of four UTF-8 bytes each: 1,200 characters once percent-encoded.
+  const wide = encodeURIComponent('\u{1F600}'.repeat(100));
+  const revision = 'a'.repeat(64);
+
+  it('answers the longest valid query strings of every group C route instead of refusing them as too long', async () => {
+    await start();
+    const first = result(await get('/api/v1/query?dataset=money_market_history'));
+    const review = (await get('/api/v1/agent-review')).json<{ snapshot_id: string }>();
+    const urls = [
+      `/api/v1/query?dataset=money_market_history&entity=${wide}&start_date=2026-01-01&end_date=2026-12-31&limit=2000&offset=100000&snapshot=${first.snapshot_id}&format=csv`,
+      `/api/v1/agent-query?dataset=money_market_history&entity=${wide}&start_date=2026-01-01&end_date=2026-12-31&limit=100&offset=0&previous_revision=${revision}&snapshot=${first.snapshot_id}`,
+      `/openbb/api/v1/agent-review?bank=${wide}&limit=25&previous_revision=${revision}&snapshot=${review.snapshot_id}`,
+    ];
+    for (const url of urls) {
+      expect(url.length, url).toBeGreaterThan(1300);
+      const res = await get(url);
+      expect(res.statusCode, `${url} → ${res.body.slice(0, 200)}`).toBe(200);
+    }
+    const tooLong = await get(`/api/v1/query?dataset=money_markets&entity=${'x'.repeat(5000)}`);
+    expect(tooLong.statusCode).toBe(414);
+  });
+});
+
 describe('datasets and sources', () => {
   it('lists the seven datasets with columns and the current row count, without fetching', async () => {
     await start();
-    const before = (await get('/api/v1/datasets')).json<{ id: string; row_count: number | null; columns: unknown[] }[]>();
+    const before = (await get('/api/v1/datasets')).json<{ id: string; name: string; row_count: number | null; columns: unknown[] }[]>();
     expect(before.map((d) => d.id)).toEqual(DATASETS);
+    // The upstream's names (upstream §3.2): clients show and match them.
+    expect(before.map((d) => d.name)).toEqual([
+      'Global money-market benchmarks', 'Money-market benchmark history', 'Capital-market observations', 'Covered-bank research diagnostics',
+      'Public market-liquidity observations', 'China economic publication coverage', 'Evidence source and transport audit',
+    ]);
     expect(before.every((d) => d.row_count === null && d.columns.length === 23)).toBe(true);
     expect(server.requests).toEqual([]);
     await get('/api/v1/query?dataset=bank_risk');
@@ -312,7 +363,7 @@ describe('CORS', () => {
       method: 'OPTIONS', url: '/openbb/api/v1/query',
       headers: { origin: 'https://pro.openbb.co', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, x-liquilens-traffic-class' },
     });
-    expect(pre.statusCode).toBe(204);
+    expect(pre.statusCode).toBe(200);
     expect(pre.headers['access-control-allow-origin']).toBe('https://pro.openbb.co');
     expect(String(pre.headers['access-control-allow-headers']).toLowerCase()).toContain('x-liquilens-traffic-class');
     const read = await get('/api/v1/release', { origin: 'https://my.openbb.co' });
@@ -326,7 +377,7 @@ describe('CORS', () => {
       for (const mount of ['', '/openbb']) {
         const url = mount + route.url;
         const pre = await t.app.inject({ method: 'OPTIONS', url, headers: { origin: 'https://pro.openbb.co', 'access-control-request-method': 'GET' } });
-        expect(pre.statusCode, url).toBe(204);
+        expect(pre.statusCode, url).toBe(200);
         expect(pre.headers['access-control-allow-origin'], url).toBe('https://pro.openbb.co');
         const read = await get(url, { origin: 'https://my.openbb.co' });
         expect(read.headers['access-control-allow-origin'], url).toBe('https://my.openbb.co');

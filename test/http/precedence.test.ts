@@ -74,7 +74,7 @@ describe('OPTIONS that is not a CORS preflight', () => {
 
   it('still answers a real preflight: granted for an allowed origin, refused for another', async () => {
     const granted = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/query', headers: { origin: 'https://pro.openbb.co', 'access-control-request-method': 'GET' } });
-    expect(granted.statusCode).toBe(204);
+    expect(granted.statusCode).toBe(200);
     const refused = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/query', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().code).toBe('cors_preflight_refused');

@@ -7,6 +7,13 @@ import { isArrayIndexKey, markFloat, setKeyOrder, setRawInteger, type Key } from
 export interface ParseOptions {
   /** Deepest allowed nesting of arrays/objects (default 512). */
   maxDepth?: number;
+  /**
+   * Read an integer literal beyond the double range (`1` and 400 zeros) as ±Infinity with
+   * its exact digits recorded, as Python's json keeps it an int, instead of refusing it.
+   * Source documents of group C want this (their projections null such a value); request
+   * bodies keep the refusal.
+   */
+  hugeIntegers?: boolean;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -21,33 +28,34 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  */
 export function parseStrictJson(input: Uint8Array | string, options: ParseOptions = {}): unknown {
   const maxDepth = options.maxDepth ?? 512;
+  const huge = options.hugeIntegers === true;
   if (typeof input === 'string') {
     const fast = parseNative(input, Buffer.from(input, 'utf8'), maxDepth);
-    return fast !== GENERAL ? fast : readText(input, maxDepth);
+    return fast !== GENERAL ? fast : readText(input, maxDepth, huge);
   }
-  if (input.length > SMALL_BODY) return readInPlace(input, maxDepth);
+  if (input.length > SMALL_BODY) return readInPlace(input, maxDepth, huge);
   // A small string comes from the young generation, cheaply: JSON.parse and the scan then
   // beat reading in place.
   const bytes = Buffer.from(input.buffer, input.byteOffset, input.length);
   const text = isAscii(bytes) ? bytes.toString('latin1') : decode(bytes);
   const fast = parseNative(text, bytes, maxDepth);
-  return fast !== GENERAL ? fast : readText(text, maxDepth);
+  return fast !== GENERAL ? fast : readText(text, maxDepth, huge);
 }
 
 /** `parseStrictJson` of UTF-8 bytes, read from the bytes themselves (exported for tests). */
-export function readInPlace(input: Uint8Array, maxDepth = 512): unknown {
+export function readInPlace(input: Uint8Array, maxDepth = 512, hugeIntegers = false): unknown {
   const bytes = Buffer.from(input.buffer, input.byteOffset, input.length);
   // Pure ASCII: byte positions are character positions, so errors are exact as raised.
-  if (isAscii(bytes)) return new Parser(bytes, null, bytes, maxDepth, 0).parseDocument();
+  if (isAscii(bytes)) return new Parser(bytes, null, bytes, maxDepth, 0, hugeIntegers).parseDocument();
   if (!isUtf8(bytes)) throw new JsonSyntaxError('body is not valid UTF-8', 0);
   try {
     // A leading UTF-8 BOM is dropped, as Python's json.loads does.
     const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    return new Parser(bytes, null, bytes, maxDepth, bom).parseDocument();
+    return new Parser(bytes, null, bytes, maxDepth, bom, hugeIntegers).parseDocument();
   } catch (error) {
     // Offsets count characters: the text reader raises the same refusal with its offset.
     if (!(error instanceof JsonSyntaxError)) throw error;
-    return readText(decode(bytes), maxDepth);
+    return readText(decode(bytes), maxDepth, hugeIntegers);
   }
 }
 
@@ -56,13 +64,13 @@ const SMALL_BODY = 64 * 1024;
 
 /** `parseStrictJson` by the general reader on text alone: what the other paths are tested against. */
 export function parseStrictJsonGeneral(input: Uint8Array | string, options: ParseOptions = {}): unknown {
-  return readText(decode(input), options.maxDepth ?? 512);
+  return readText(decode(input), options.maxDepth ?? 512, options.hugeIntegers === true);
 }
 
-function readText(text: string, maxDepth: number): unknown {
+function readText(text: string, maxDepth: number, hugeIntegers: boolean): unknown {
   const codes = new Uint16Array(text.length);
   for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
-  return new Parser(codes, text, null, maxDepth, 0).parseDocument();
+  return new Parser(codes, text, null, maxDepth, 0, hugeIntegers).parseDocument();
 }
 
 function decode(input: Uint8Array | string): string {
@@ -97,6 +105,7 @@ class Parser {
     private readonly bytes: Buffer | null,
     private readonly maxDepth: number,
     start: number,
+    private readonly hugeIntegers = false,
   ) {
     this.pos = start;
   }
@@ -503,7 +512,7 @@ class Parser {
       if (negative) value = -value;
     } else {
       value = Number(this.slice(start, p));
-      if (!Number.isFinite(value)) {
+      if (!Number.isFinite(value) && (isFloat || !this.hugeIntegers)) {
         this.pos = start;
         this.fail('number literal overflows a double');
       }

@@ -34,6 +34,8 @@ export const DATA_CORS: CorsPolicy = {
   requestHeaders: ['Content-Type', 'Authorization', 'If-None-Match', 'X-Service-Traffic-Class', 'X-Liquilens-Traffic-Class', 'X-Traffic-Class'],
   exposed: 'ETag, X-Evidence-Snapshot, X-Evidence-Mode, X-Financial-Evidence-Measurement, X-Financial-Evidence-Capture, X-Data-Readiness, X-Release-Identity, X-Funding-Review-Scope, X-Funding-Review-As-Of',
   maxAgeSeconds: '600',
+  // Upstream §8 items 30 and 34: a granted preflight is a 200.
+  preflightStatus: 200,
 };
 
 /** Revalidate every time: the ETag decides whether the stored copy is still this answer. */

@@ -34,6 +34,8 @@ const CORS: CorsPolicy = {
   requestHeaders: ['Content-Type', 'Authorization', 'If-None-Match'],
   exposed: 'X-Packet-SHA256, ETag, X-Evidence-Checked-At, X-Usage-Recorded',
   maxAgeSeconds: '600',
+  // The status this group has always answered (its wire is kept as it is).
+  preflightStatus: 204,
 };
 /** The operations browsers may read cross-origin (each answers its preflight). */
 const CORS_READABLE = [FundingLatest, FundingChanges, FundingHistory, FundingPacketFile];

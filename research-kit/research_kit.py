@@ -300,7 +300,11 @@ def envelope(page):
 
 
 def export_files(args, capture):
+    # A capture from a sample-mode service says so in every file; a live one keeps the plain shape.
+    pages = capture["pages"]
+    sample = {"sample": True} if pages and all(p.get("sample") is True for p in pages) else {}
     evidence = sorted_json({
+        **sample,
         "schema": CAPTURE_SCHEMA,
         "dataset": capture["dataset"],
         "captured_at": capture["retrieved_at"],
@@ -316,8 +320,9 @@ def export_files(args, capture):
         "financial_authority": "none",
         "history_scope": HISTORY_SCOPE,
     })
-    csv_text = rows_csv(capture["rows"])
+    csv_text = rows_csv([{**row, **sample} for row in capture["rows"]] if sample else capture["rows"])
     receipt = sorted_json({
+        **sample,
         "dataset": capture["dataset"],
         "captured_at": capture["retrieved_at"],
         "snapshot_id": capture["snapshot_id"],

@@ -99,6 +99,10 @@ print(json.dumps(names))
     expect(receipt.sha256['rows.csv']).toBe(sha256Hex(files['rows.csv']));
     expect(receipt.sha256['evidence.json']).toBe(sha256Hex(files['evidence.json']));
     expect(receipt.row_count).toBe(report.captures[0].rows);
+    // A sample-mode service's capture is labelled in every file (README §5).
+    expect(receipt).toMatchObject({ sample: true });
+    expect(JSON.parse(files['evidence.json'].toString())).toMatchObject({ sample: true });
+    expect(files['rows.csv'].toString().split('\r\n')[0].split(',')).toContain('sample');
 
     const two = path.join(work, 'cli-2');
     const second = await cli(['--base', base, '--dataset', 'money_market_history', '--page-size', '3', '--snapshot', report.captures[0].snapshot_id, '--out', two]);

@@ -50,10 +50,14 @@ export function csvCell(value: unknown, container?: object, key?: string | numbe
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function rowsCsv(rows: readonly Json[]): string {
-  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))].sort(compareCodeUnits);
+/**
+ * `extra` adds the same members to every row (the sample label). They are looked up beside
+ * the rows rather than copied into them: a copy would lose the rows' number kinds (`0.0`).
+ */
+export function rowsCsv(rows: readonly Json[], extra: Json = {}): string {
+  const columns = [...new Set([...rows.flatMap((r) => Object.keys(r)), ...(rows.length > 0 ? Object.keys(extra) : [])])].sort(compareCodeUnits);
   const lines = [columns.map((c) => csvCell(c)).join(',')];
-  for (const row of rows) lines.push(columns.map((c) => csvCell(row[c], row, c)).join(','));
+  for (const row of rows) lines.push(columns.map((c) => (Object.hasOwn(extra, c) ? csvCell(extra[c], extra, c) : csvCell(row[c], row, c))).join(','));
   return lines.map((l) => `${l}\r\n`).join('');
 }
 
@@ -75,8 +79,19 @@ export interface ExportFiles {
   'receipt.json': string;
 }
 
+/**
+ * A capture from a sample-mode service says so in every file (README §5): `sample: true` in
+ * evidence.json and receipt.json, and a `sample` column in rows.csv. A live capture has
+ * none of them, so its files keep the upstream's shape.
+ */
+function isSampleCapture(capture: Capture): boolean {
+  return capture.pages.length > 0 && capture.pages.every((page) => page.sample === true);
+}
+
 export function exportFiles(request: CaptureRequest, capture: Capture): ExportFiles {
+  const sample = isSampleCapture(capture) ? { sample: true } : {};
   const evidence = sortedJson({
+    ...sample,
     schema: CAPTURE_SCHEMA,
     dataset: capture.dataset,
     captured_at: capture.snapshotRetrievedAt,
@@ -97,8 +112,9 @@ export function exportFiles(request: CaptureRequest, capture: Capture): ExportFi
     financial_authority: 'none',
     history_scope: HISTORY_SCOPE,
   });
-  const csv = rowsCsv(capture.rows);
+  const csv = rowsCsv(capture.rows, sample);
   const receipt = sortedJson({
+    ...sample,
     dataset: capture.dataset,
     captured_at: capture.snapshotRetrievedAt,
     snapshot_id: capture.snapshotId,

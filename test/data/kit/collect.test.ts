@@ -168,5 +168,20 @@ describe('research kit capture', () => {
       sha256: { 'evidence.json': sha256Hex(files['evidence.json']), 'rows.csv': sha256Hex(files['rows.csv']) },
     });
     expect(Object.keys(receipt)).toEqual([...Object.keys(receipt)].sort());
+    // Pages of a live service carry no sample label, so neither do the files.
+    expect(receipt.sample).toBeUndefined();
+    expect((evidence as Json).sample).toBeUndefined();
+  });
+
+  it('export: a capture from a sample-mode service says so in every file', async () => {
+    const rows = [row(-2), row(1.5)];
+    answer = (url) => json({ ...page(Number(url.searchParams.get('offset')), 2, rows, 2), sample: true });
+    const request = captureRequest({ base, dataset: 'money_market_history', pageSize: '2' });
+    const files = exportFiles(request, await collect(request, httpGet(5000), requestHeaders(request, 'test')));
+    expect(JSON.parse(files['evidence.json'])).toMatchObject({ sample: true });
+    expect(JSON.parse(files['receipt.json'])).toMatchObject({ sample: true });
+    const lines = files['rows.csv'].split('\r\n');
+    expect(lines[0]).toBe('as_of,availability,dataset,entity_id,sample,value');
+    expect(lines.slice(1, 3).map((l) => l.split(',')[4])).toEqual(['true', 'true']);
   });
 });

@@ -23,7 +23,9 @@ import { JobHttp, type HttpResult, type JobHttpOptions } from './http.js';
 import { acquireLock } from './lock.js';
 import { isPacketId } from './packet-id.js';
 import { readTokenFile } from './token-file.js';
-import { PACKET_FILE_NAMES, verifyPacketDirectory } from './verify.js';
+import { PACKET_FILE_NAMES, verifyPacketDirectory, type VerifiedPacket } from './verify.js';
+import { ComparisonError, compareRows } from '../compare-rows.js';
+import type { ObservationRowDocument } from '../schemas/common.js';
 
 export const JOB_USER_AGENT = 'Evidence-Desk-Funding-Job/1';
 export const MAX_TRANSACTIONS = 3;
@@ -112,11 +114,12 @@ export async function runJob(options: JobOptions): Promise<JobResult> {
 
     // 2. The local copy must be intact before we talk to anyone.
     const cursor = readCursor(stateDir);
-    let localAsof: string | null = null;
+    let local: VerifiedPacket | null = null;
     if (cursor) {
       progress(`verifying the local copy of ${cursor.packet_id}`);
-      localAsof = verifyPacketDirectory(packetDir(stateDir, cursor.packet_id), cursor.packet_id, cursor.manifest_sha256, 'local_packet_invalid').reviewAsof;
+      local = verifyPacketDirectory(packetDir(stateDir, cursor.packet_id), cursor.packet_id, cursor.manifest_sha256, 'local_packet_invalid');
     }
+    const localAsof = local?.reviewAsof ?? null;
 
     const http = new JobHttp({
       headers,
@@ -149,6 +152,10 @@ export async function runJob(options: JobOptions): Promise<JobResult> {
           throw new JobError('latest_kept_changing', `the latest packet changed during all ${MAX_TRANSACTIONS} attempts`);
         }
         if (changesResult.status !== 200) throw statusError(changesUrl, changesResult);
+        const changesTag = changesResult.headers.etag;
+        if (changesTag !== undefined && changesTag !== `"${sha256Hex(changesResult.body)}"`) {
+          throw new JobError('changes_invalid', 'the changes ETag is not the SHA-256 of the body received');
+        }
         changesDoc = parseJsonObject(changesResult, 'the changes answer', 'changes_invalid');
         if (changesDoc.schema !== CHANGES_SCHEMA) throw new JobError('changes_invalid', `the changes answer is not ${CHANGES_SCHEMA}`);
         if (changesDoc.before !== cursor.packet_id || changesDoc.after !== latest.packetId) {
@@ -159,6 +166,8 @@ export async function runJob(options: JobOptions): Promise<JobResult> {
 
       // 4–5. The packet itself, verified, with review results equal to the observations.
       const saved = await obtainPacket(http, base, stateDir, latest, cursor, progress);
+      // The answer is only kept once it says what the two verified packets say.
+      if (changesDoc && local) checkChanges(changesDoc, local, latest);
 
       // 6. The change document, then 7. the cursor.
       let changesPath: string | null = null;
@@ -203,6 +212,29 @@ function readLatest(result: HttpResult): LatestDocument {
     throw new JobError('latest_invalid', 'the latest answer has no valid manifest_sha256');
   }
   return { etag, body, packetId: body.packet_id, manifestSha256: body.manifest_sha256 };
+}
+
+/**
+ * A changes answer must be exactly the difference between the cursor's packet and the new
+ * one, both verified by now: anything else (a flipped value, a dropped or invented change)
+ * is refused rather than saved as evidence.
+ */
+function checkChanges(doc: Record<string, unknown>, before: VerifiedPacket, latest: LatestDocument): void {
+  const after = latest.body.observations;
+  if (!Array.isArray(before.results) || !Array.isArray(after)) throw new JobError('changes_invalid', 'the packets hold no observation rows to compare');
+  let expected;
+  try {
+    expected = compareRows(before.results as ObservationRowDocument[], after as ObservationRowDocument[]);
+  } catch (error) {
+    if (error instanceof ComparisonError) throw new JobError('changes_invalid', `the server sent changes for packets that cannot be compared (${error.message})`);
+    throw error;
+  }
+  if (encodeCanonicalDocument(doc.changes) !== encodeCanonicalDocument(expected)) {
+    throw new JobError('changes_invalid', 'the changes answer differs from the difference between the two verified packets');
+  }
+  if (doc.packet_id !== latest.packetId || doc.review_asof !== (latest.body.review_asof ?? null)) {
+    throw new JobError('changes_invalid', 'the changes answer names another packet or review date than the latest answer');
+  }
 }
 
 function sameResults(results: unknown, observations: unknown): boolean {

@@ -226,6 +226,50 @@ for (const backend of backends) {
       expect(p1).toBeTruthy();
     });
 
+    it('refuses a changes answer that is not the difference between the two verified packets, saving nothing', async () => {
+      s.publishers.documents.srf = { body: srfWithAmount(500000) };
+      const p1 = await s.capture();
+      await job();
+      s.clock.advance(900);
+      s.publishers.documents.srf = { body: srfWithAmount(0) };
+      const p2 = await s.capture();
+      const atP1 = cursorBytes();
+      const retag = (answer: { headers: Record<string, string>; body: Buffer }, text: string) => {
+        answer.body = Buffer.from(text);
+        answer.headers.etag = `"${sha256Hex(answer.body)}"`;
+      };
+      type Doc = { changes: { before: { value: unknown }; after: { value: unknown }; metric_id: string; kind: string }[]; review_asof: unknown };
+      // Each alters only the changes answer, keeping its ETag consistent unless said otherwise.
+      const tampers: Array<[string, (answer: { headers: Record<string, string>; body: Buffer }) => void]> = [
+        ['no changes at all', (a) => retag(a, a.body.toString().replace(/"changes":\s*\[[\s\S]*\],\s*"packet_id"/, '"changes": [], "packet_id"'))],
+        ['another after value', (a) => retag(a, JSON.stringify({ ...(JSON.parse(a.body.toString()) as Doc), changes: (JSON.parse(a.body.toString()) as Doc).changes.map((c) => ({ ...c, after: { ...c.after, value: 12345.678 } })) }))],
+        ['an invented change', (a) => {
+          const doc = JSON.parse(a.body.toString()) as Doc;
+          retag(a, JSON.stringify({ ...doc, changes: [...doc.changes, { ...doc.changes[0], metric_id: 'policy.sofr' }] }));
+        }],
+        ['another review date', (a) => retag(a, JSON.stringify({ ...(JSON.parse(a.body.toString()) as Doc), review_asof: '2020-01-01' }))],
+        ['one byte flipped, ETag left as sent', (a) => {
+          a.body = Buffer.from(a.body.toString().replace('same_date_observation_changed', 'same_date_observation_chAnged'));
+        }],
+      ];
+      for (const [name, tamper] of tampers) {
+        s.faults.length = 0;
+        s.faults.push(async (seen, upstream) => {
+          if (!seen.path.startsWith('/v1/funding/changes')) return undefined;
+          const answer = await upstream();
+          tamper(answer);
+          return answer;
+        });
+        const refused = await fails();
+        expect(refused.failure, name).toBe('changes_invalid');
+        expect(cursorBytes().equals(atP1), name).toBe(true);
+        expect(fs.existsSync(path.join(state, 'changes', `${p1}--${p2}.json`)), name).toBe(false);
+      }
+      s.faults.length = 0;
+      expect((await job()).status).toBe('updated');
+      expect(fs.existsSync(path.join(state, 'changes', `${p1}--${p2}.json`))).toBe(true);
+    });
+
     it('refuses redirects and oversize answers, and an ETag that is not the body digest', async () => {
       await s.capture();
       s.faults.push(async (seen) => (seen.path === '/v1/funding/latest' ? { status: 301, headers: { location: '/elsewhere' }, body: Buffer.alloc(0) } : undefined));

@@ -6,18 +6,19 @@
 // fixed for as long as the snapshot exists. The one part that is not fixed is the `cache`
 // member of each source record of an unpinned answer (each copy's age now, and whether
 // this call waited for a fetch) — the last member of a record. So such an answer is kept
-// as the bytes around those members; per answer only the `cache` objects are encoded,
-// and the ETag finishes a SHA-256 state taken after the head. A pinned answer reports the
-// ages when its snapshot was formed, so it is kept whole with its tag.
+// as the bytes around those members; per answer only the `cache` objects are encoded, and
+// its ETag is the entry's weak tag over the bytes around them (live-tag.ts). A pinned answer
+// reports the ages when its snapshot was formed, so it is kept whole with its strong tag.
 //
 // What keeps it honest is the caller (service.ts answerQuery): the snapshot is chosen on
 // every request exactly as without the cache — the store-backed freshness cache for the
 // current snapshot, one store lookup for a pinned id (so a swept snapshot is a 422 before
 // the cache is consulted) — and only then is the answer looked up by that snapshot's id.
 // Memory is bounded by bytes (least recently used answers go first).
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { encodeDataBody } from './encode.js';
 import { WeightedLru } from './lru.js';
+import { weakTag } from './live-tag.js';
 
 /** Bytes of encoded answers one process keeps. */
 export const ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
@@ -43,8 +44,6 @@ interface LiveEntry {
   kind: 'live';
   /** `{` … `,"sources":[` and the first source record up to `"cache":` */
   head: Buffer;
-  /** SHA-256 over `head`, copied for each answer. */
-  headHash: Hash;
   /** Per later source record: `},` and that record up to `"cache":`. */
   joints: readonly Buffer[];
   /** Source records in the answer. */
@@ -53,7 +52,9 @@ interface LiveEntry {
   tail: Buffer;
   measurement: AnswerMeasurement;
   /** The last answer made from this entry, reused while its `cache` bytes repeat. */
-  last?: { caches: Buffer; etag: string; bytes?: Buffer };
+  last?: { caches: Buffer; bytes?: Buffer };
+  /** The weak tag of every answer made from this entry (live-tag.ts): the body without its `cache` members. */
+  weakTag: string;
 }
 
 export type AnswerEntry = FixedEntry | LiveEntry;
@@ -164,14 +165,19 @@ export function jsonEntry(head: object, tail: object, sources: readonly object[]
   });
   const first = opens.length > 0 ? [opens[0]] : [];
   const all = ownedConcat([headBytes, LIST_OPEN, ...first]);
+  const joints = opens.slice(1).map((open) => ownedConcat([RECORD_JOINT, open]));
+  const closing = ownedConcat([opens.length > 0 ? RECORDS_CLOSE : LIST_CLOSE, tailBytes]);
+  const without = createHash('sha256').update(all);
+  for (const joint of joints) without.update(joint);
   return {
     kind: 'live',
     head: all,
-    headHash: createHash('sha256').update(all),
-    joints: opens.slice(1).map((open) => ownedConcat([RECORD_JOINT, open])),
+    joints,
     count: opens.length,
-    tail: ownedConcat([opens.length > 0 ? RECORDS_CLOSE : LIST_CLOSE, tailBytes]),
+    tail: closing,
     measurement,
+    // Head, joints and tail are every byte but the `cache` objects.
+    weakTag: weakTag(without.update(closing).digest('hex')),
   };
 }
 
@@ -192,15 +198,12 @@ export function answerOf(entry: AnswerEntry, snapshotId: string, pinned: boolean
   }
   const middle = parts.length === 1 ? parts[0] : Buffer.concat(parts);
   let last = entry.last;
-  if (!last || !last.caches.equals(middle)) {
-    const etag = `"${entry.headHash.copy().update(middle).update(entry.tail).digest('hex')}"`;
-    entry.last = last = { caches: own(middle), etag };
-  }
+  if (!last || !last.caches.equals(middle)) entry.last = last = { caches: own(middle) };
   const made = last;
   return {
     snapshotId,
     pinned,
-    etag: made.etag,
+    etag: entry.weakTag,
     bytes: () => (made.bytes ??= ownedConcat([entry.head, made.caches, entry.tail])),
     measurement,
   };

@@ -22,9 +22,33 @@ import { Revalidation } from './revalidation.js';
 import { sendOpenApi } from './openapi-document.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
 
-// Room for the longest valid query: group C takes `entity` and `bank` of 100 characters each,
-// up to 12 encoded bytes per character (`%F0%9F%98%80`), beside its other parameters.
-export const MAX_QUERY_LENGTH = 4096;
+/** Content-Security-Policy of /docs and its Swagger UI files, all served from this origin. */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+// The upstreams' limit (funding-upstream §6: 414 above 1024 characters on any route)...
+export const MAX_QUERY_LENGTH = 1024;
+// ...except for group C, whose longest valid query does not fit it: `entity` and `bank` of
+// 100 characters each, up to 12 encoded bytes per character (`%F0%9F%98%80`), beside its
+// other parameters.
+export const DATA_MAX_QUERY_LENGTH = 4096;
+const DATA_PATH = /^(?:\/openbb)?\/api\/v1\//;
+
+/** The longest query string a request to `path` may carry. */
+export function maxQueryLengthFor(path: string): number {
+  return DATA_PATH.test(path) ? DATA_MAX_QUERY_LENGTH : MAX_QUERY_LENGTH;
+}
 export const MAX_GUARDED_HEADER = 1024;
 
 const CREDENTIAL_PARAMS = ['token', 'api_key', 'apikey', 'access_token', 'key'];
@@ -47,7 +71,8 @@ function guardRefusal(request: FastifyRequest): AppError | undefined {
   const q = raw.indexOf('?');
   if (q !== -1) {
     const query = raw.slice(q + 1);
-    if (query.length > MAX_QUERY_LENGTH) return new AppError(CoreErrors.query_too_long, `the query string is longer than ${MAX_QUERY_LENGTH} characters`);
+    const limit = maxQueryLengthFor(raw.slice(0, q));
+    if (query.length > limit) return new AppError(CoreErrors.query_too_long, `the query string is longer than ${limit} characters`);
     const name = credentialParamOf(query);
     if (name !== undefined) {
       return new AppError(CoreErrors.credentials_in_url, `credentials are never accepted in the URL (parameter ${name}); send them in the Authorization header`);

@@ -63,6 +63,16 @@ async function built(ctx: DataContext, params: QueryParams): Promise<Buffer> {
 }
 
 /**
+ * The tag an answer must carry: the strong SHA-256 of its bytes, or, for an answer of the
+ * current snapshot in JSON (it reports its copies' ages now), the weak SHA-256 of those
+ * bytes with each `cache` object cut out.
+ */
+function tagFor(bytes: Buffer, live: boolean): string {
+  if (!live) return `"${sha256Hex(bytes)}"`;
+  return `W/"${sha256Hex(bytes.toString('utf8').replace(/"cache":\{[^{}]*\}/g, '"cache":'))}"`;
+}
+
+/**
  * Asserts that the fast path answers exactly what the general path builds. A call that had
  * to wait for a fetch says `"hit":false` in its source records where any later call says
  * true, so the first answer is compared with that one flag turned, and a second answer,
@@ -72,7 +82,10 @@ async function expectSameAsBuilt(ctx: DataContext, params: QueryParams): Promise
   const first = await answerQuery(ctx, params);
   const general = await built(ctx, params);
   const again = await answerQuery(ctx, params);
-  for (const answer of [first, again]) expect(answer.etag).toBe(`"${sha256Hex(answer.bytes())}"`);
+  const live = !first.pinned && params.format !== 'csv';
+  for (const answer of [first, again]) expect(answer.etag).toBe(tagFor(answer.bytes(), live));
+  // Ages and hits change between answers; a weak tag does not.
+  if (live) expect(first.etag).toBe(again.etag);
   expect(again.bytes().equals(general)).toBe(true);
   expect(again.snapshotId).toBe(first.snapshotId);
   const turned = first.bytes().toString('utf8').replaceAll('"cache":{"hit":false,', '"cache":{"hit":true,');
@@ -115,14 +128,14 @@ describe('answer cache', () => {
   });
 
   it('gives a cached answer the tag of its bytes even when asked for the tag only', async () => {
-    // A 304 decision reads the tag without the body: the tag must be the body's.
+    // A 304 decision reads the tag without the body: the tag must be the body's (weak: the ages move).
     await withMoneyMarketSource(async ({ clock, ctx }) => {
       const params = validateQuery({ dataset: 'money_market_history', limit: '5' });
       await answerQuery(ctx, params);
       for (const step of [0.001, 0.5, 10]) {
         clock.advance(step);
         const tagOnly = (await answerQuery(ctx, params)).etag;
-        expect(tagOnly).toBe(`"${sha256Hex(await built(ctx, params))}"`);
+        expect(tagOnly).toBe(tagFor(await built(ctx, params), true));
       }
     });
   });

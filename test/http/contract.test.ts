@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookupError } from '../../src/core/errors.js';
 import { parseStrictJson } from '../../src/core/json.js';
 import { isUtcTimestamp } from '../../src/core/time.js';
-import { MAX_GUARDED_HEADER, MAX_QUERY_LENGTH } from '../../src/http/app.js';
+import { MAX_GUARDED_HEADER, maxQueryLengthFor } from '../../src/http/app.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { exchange, parseResponses, portOf } from '../helpers/raw-http.js';
 import { sqliteBackend } from '../helpers/storage.js';
@@ -126,7 +126,7 @@ function sharedScenarios(method: string, url: (f: Fixtures) => string): Record<n
       { name: 'credentials in the URL', request: (x) => ({ method: method as 'GET', url: withQuery(url(x), 'token=secret') }) },
       { name: 'a Host the instance does not answer for', app: 'hosts', request: (x) => ({ method: method as 'GET', url: url(x), headers: { host: 'attacker.example' } }) },
     ],
-    414: [{ name: 'over-long query', request: (x) => ({ method: method as 'GET', url: withQuery(url(x), `q=${'a'.repeat(MAX_QUERY_LENGTH)}`) }) }],
+    414: [{ name: 'over-long query', request: (x) => ({ method: method as 'GET', url: withQuery(url(x), `q=${'a'.repeat(maxQueryLengthFor(url(x).split('?')[0]))}`) }) }],
     431: [{ name: 'over-long If-None-Match', request: (x) => ({ method: method as 'GET', url: url(x), headers: { 'if-none-match': 'x'.repeat(MAX_GUARDED_HEADER + 1) } }) }],
   };
 }

@@ -7,6 +7,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../../core/hash.js';
 import { agentQuery, agentReview } from '../../data/agent.js';
 import { encodeDataBody } from '../../data/encode.js';
+import { liveTagOf } from '../../data/live-tag.js';
 import { composeFundingReview } from '../../data/funding-review.js';
 import { researchKitZip } from '../../data/kit/bundle.js';
 import { ifNoneMatchMatches } from '../conditional.js';
@@ -20,14 +21,22 @@ import { DATA_CORS } from './data.js';
 /** Answers change with every capture and every source refresh: caches must ask again. */
 const REVALIDATE = 'no-cache';
 
-function sendTagged(request: FastifyRequest, reply: FastifyReply, bytes: string | Uint8Array, type: string, cacheControl = REVALIDATE): FastifyReply {
-  const etag = `"${sha256Hex(bytes)}"`;
+/** `etag` is given for an answer with live ages (a weak tag); otherwise the strong tag of the bytes. */
+function sendTagged(request: FastifyRequest, reply: FastifyReply, bytes: string | Uint8Array, type: string, cacheControl = REVALIDATE, etag = `"${sha256Hex(bytes)}"`): FastifyReply {
   reply.header('etag', etag);
   reply.header('cache-control', cacheControl);
   reply.type(type);
   if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
   // A view, not a copy: answers pipelined to a client that reads slowly share one kit.
   return reply.code(200).send(typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
+
+/**
+ * An agent answer from the current snapshots reports its copies' ages now: a weak tag. One
+ * from chosen snapshots reports fixed ages: its bytes' strong tag (undefined here).
+ */
+function tagOfAgentAnswer(query: { snapshot?: string; as_retrieved_at?: string }, body: unknown): string | undefined {
+  return query.snapshot === undefined && query.as_retrieved_at === undefined ? liveTagOf(body) : undefined;
 }
 
 export const dataReviewPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
@@ -41,7 +50,8 @@ export const dataReviewPlugin: FastifyPluginAsync<GroupPluginOptions> = async (a
 
   serveRoute(app, options, FundingReview, async (request, reply) => {
     const { body } = await composeFundingReview(deps);
-    return sendTagged(request, reply, encodeDataBody(body), 'application/json; charset=utf-8');
+    // The review reports the capture's age at answer time.
+    return sendTagged(request, reply, encodeDataBody(body), 'application/json; charset=utf-8', REVALIDATE, liveTagOf(body));
   });
 
   serveRoute(app, options, FundingReviewCsv, async (request, reply) => {
@@ -69,12 +79,12 @@ export const dataReviewPlugin: FastifyPluginAsync<GroupPluginOptions> = async (a
 
   serveRoute(app, options, AgentQuery, async (request, reply) => {
     const body = await agentQuery(ctx, request.query);
-    return sendTagged(request, reply, encodeDataBody(body), 'application/json; charset=utf-8');
+    return sendTagged(request, reply, encodeDataBody(body), 'application/json; charset=utf-8', REVALIDATE, tagOfAgentAnswer(request.query, body));
   });
 
   serveRoute(app, options, AgentReview, async (request, reply) => {
     const body = await agentReview(ctx, request.query);
-    return sendTagged(request, reply, encodeDataBody(body), 'application/json; charset=utf-8');
+    return sendTagged(request, reply, encodeDataBody(body), 'application/json; charset=utf-8', REVALIDATE, tagOfAgentAnswer(request.query, body));
   });
 
   serveRoute(app, options, ResearchKitZip, async (request, reply) => {

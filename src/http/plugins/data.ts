@@ -23,6 +23,7 @@ import type { AppDeps } from '../deps.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { DATA_ROUTES, DataDatasets, DataQuery, DataRelease, DataSnapshots, DataSources, OpenBBApps, OpenBBWidgets } from '../routes/data.js';
 import { useCors, type CorsPolicy } from '../cors.js';
+import { liveTagOf } from '../../data/live-tag.js';
 
 /** Header that names the snapshot an answer was read from (the CSV body cannot say it). */
 export const SNAPSHOT_HEADER = 'x-evidence-snapshot';
@@ -46,7 +47,7 @@ const NO_STORE = 'no-store';
 interface Representation {
   /** The body, or a function giving it (asked only for a 200). */
   bytes: Buffer | (() => Buffer);
-  /** The strong tag of those bytes when already known. */
+  /** The strong tag of those bytes when already known, or the weak tag of an answer with live ages. */
   etag?: string;
   type: string;
   cacheControl: string;
@@ -59,7 +60,7 @@ interface Representation {
 }
 
 /**
- * Sends the bytes with their strong ETag, or 304 when If-None-Match names it. Not async:
+ * Sends the bytes with their ETag (strong unless given a weak one), or 304 when If-None-Match names it. Not async:
  * when the measurement is known at once (anonymous reads) the answer goes out without a
  * promise turn, which is a measurable share of a 304.
  */
@@ -159,7 +160,8 @@ export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, op
 
   serveRoute(app, options, DataSources, async (request, reply) => {
     const result = await listSources(ctx);
-    return sendTagged(request, reply, { bytes: encodeDataBody(result), type: JSON_TYPE, cacheControl: NO_STORE, snapshotId: result.snapshot_id });
+    // The current source_health table: its copies' ages change with every answer.
+    return sendTagged(request, reply, { bytes: encodeDataBody(result), etag: liveTagOf(result), type: JSON_TYPE, cacheControl: NO_STORE, snapshotId: result.snapshot_id });
   });
 
   serveRoute(app, options, DataQuery, async (request, reply) => {

@@ -17,7 +17,7 @@ import { defineRoute } from '../contract.js';
 
 const tags = ['data'];
 const json = 'application/json';
-const NOT_MODIFIED = { description: 'Not Modified: If-None-Match names the strong ETag of this exact representation.' };
+const NOT_MODIFIED = { description: 'Not Modified: If-None-Match names the ETag of this representation (strong over the exact bytes; weak, W/"…", for an answer of the current snapshot, whose per-source cache ages move with every answer).' };
 
 /** The one 422 body of the data group, its `code` limited to the codes of the operation. */
 export function dataValidationBody(codes: readonly string[]): TSchema {

@@ -28,6 +28,7 @@ export const MCP_PROMPTS: readonly McpPrompt[] = [
     text:
       'I have a number that moved and want to know whether the move is real or within sampling noise. Ask me for the values (a history, or a rate with its sample size) if I have not given them. ' +
       'Use real_or_sampling for a rate with a sample size and did_it_change for a series, and say which one you used and why. ' +
+      'A change statistic from did_it_change is not an e-value: never pass it to which_metrics_matter (e-BH), which takes e-values only. ' +
       `Say plainly when the data cannot decide. ${HONESTY}`,
   },
   {

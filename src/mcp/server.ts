@@ -13,10 +13,12 @@ import { AppError, CoreErrors } from '../core/errors.js';
 import { errorAnswer } from '../http/errors.js';
 import { mcpPrompt, MCP_PROMPTS } from './prompts.js';
 import { mcpTool, mcpTools, type McpTool, type McpToolContext } from './tools.js';
+import { analysisToolSpec } from '../analysis/tools/catalogue.js';
 
 const INSTRUCTIONS = [
   'Evidence Desk answers with descriptive statistics on numbers you send (the analysis tools), hash-verified USD funding-market evidence packets (funding_*) and provenance-preserving research datasets (data_*, with funding_review and agent_review over them).',
   'Every result is the body of the matching REST operation. None of it is a trading signal or a claim that a number is true; a tool that cannot answer says so with isError and a registry code.',
+  'For a number that moved, use real_or_sampling (a rate with its sample size) or did_it_change (a series); their statistics are not e-values, so never feed them to which_metrics_matter, whose e-BH procedure takes e-values only. Use ab_test for the arms of an experiment.',
 ].join(' ');
 
 /** Where tools/call finds the strictly parsed arguments of a request. */
@@ -34,6 +36,15 @@ export interface McpServerOptions {
   remote?: RemoteTools;
   /** Told of a tool failure that is a fault of the service, not of the request (the caller gets internal_error). */
   onFault?: (error: unknown, tool: string) => void;
+  /** Told of every call of an analysis tool (the ten of the catalogue), as REST logs its activations: the tool and outcome, never a value. */
+  onActivation?: (activation: ToolActivation) => void;
+}
+
+export interface ToolActivation {
+  tool: string;
+  outcome: 'success' | 'error';
+  /** The refusal's registry code, for an error. */
+  code?: string;
 }
 
 /** The tools a server built with `options` lists, sorted by name. */
@@ -74,7 +85,12 @@ export function createMcpServer(ctx: McpToolContext, strictArguments: StrictArgu
     if (remote !== undefined && !extra.has(name)) return remote.call(name, args);
     const tool = extra.get(name) ?? mcpTool(name);
     if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool: there is no tool called ${JSON.stringify(name)}`);
-    return callTool(tool, args, ctx, options.onFault);
+    const result = await callTool(tool, args, ctx, options.onFault);
+    if (analysisToolSpec(tool.name) !== undefined) {
+      const code = result.isError ? (result.structuredContent as { code?: unknown } | undefined)?.code : undefined;
+      options.onActivation?.({ tool: tool.name, outcome: result.isError ? 'error' : 'success', ...(typeof code === 'string' ? { code } : {}) });
+    }
+    return result;
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, () => ({

@@ -2,7 +2,8 @@
 // The SDK's own stdio transport parses with JSON.parse, which forgets whether a number was
 // written `10` or `10.0`; this transport parses each line strictly instead, answers parse
 // and envelope errors itself (-32700 / -32600 / -32602), and keeps the strict arguments of
-// each tools/call for the server. No batches on stdio; a line above 2 MiB is refused.
+// each tools/call for the server. No batches on stdio; a line above the body limit (the
+// one REST and MCP over HTTP apply, 16 MiB by default, so the documented maxima fit) is refused.
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
@@ -10,7 +11,8 @@ import { parseStrictJson } from '../core/json.js';
 import { encodeReply, INVALID_REQUEST, PARSE_ERROR, rpcError, screenMessage, strictArgumentsOf } from './envelope.js';
 import type { StrictArguments } from './server.js';
 
-export const MAX_STDIO_LINE_BYTES = 2 * 1024 * 1024;
+/** The line limit when none is given: the service's default body limit. */
+export const MAX_STDIO_LINE_BYTES = 16 * 1024 * 1024;
 
 export class StrictStdioTransport implements Transport {
   onclose?: () => void;
@@ -27,6 +29,7 @@ export class StrictStdioTransport implements Transport {
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
+    private readonly maxLineBytes = MAX_STDIO_LINE_BYTES,
   ) {}
 
   /** For createMcpServer: the strict arguments of a pending tools/call (taken once). */
@@ -76,7 +79,7 @@ export class StrictStdioTransport implements Transport {
       const piece = chunk.subarray(start, newline === -1 ? chunk.length : newline);
       if (!this.discarding) {
         this.buffered += piece.length;
-        if (this.buffered > MAX_STDIO_LINE_BYTES) {
+        if (this.buffered > this.maxLineBytes) {
           this.discarding = true;
           this.chunks = [];
           this.buffered = 0;
@@ -87,7 +90,7 @@ export class StrictStdioTransport implements Transport {
       if (newline === -1) return;
       if (this.discarding) {
         this.discarding = false;
-        this.reply(rpcError(null, INVALID_REQUEST, `message too large: a line holds at most ${MAX_STDIO_LINE_BYTES} bytes`));
+        this.reply(rpcError(null, INVALID_REQUEST, `message too large: a line holds at most ${this.maxLineBytes} bytes`));
       } else {
         const line = Buffer.concat(this.chunks);
         this.chunks = [];

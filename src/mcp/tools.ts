@@ -5,6 +5,7 @@
 import { AppError, CoreErrors } from '../core/errors.js';
 import { encodePythonBody, isFloatToken, pyFloatRepr, rawIntegerOf } from '../core/json.js';
 import { analysisToolSpecs } from '../analysis/tools/catalogue.js';
+import { compileValidator, type Validator } from '../analysis/validate.js';
 import { executeAnalysisTool } from '../analysis/tools/execute.js';
 import { changesBody } from '../funding/changes.js';
 import { historyBody, HISTORY_MAX_LIMIT } from '../funding/history.js';
@@ -43,13 +44,15 @@ export interface McpTool {
   run(args: Record<string, unknown>, ctx: McpToolContext): Promise<string>;
 }
 
-const NOT_ADVICE = 'It is not a trading signal or investment advice, and it makes no claim that the underlying numbers are true.';
+const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false } as const;
+const capabilitiesArguments: Validator<Record<string, never>> = compileValidator(NO_ARGUMENTS);
 
 function analysisTools(): McpTool[] {
+  // Each description is the one GET /v1/capabilities lists (analysis-mcp-tools §1.3).
   const tools: McpTool[] = analysisToolSpecs().map((spec) => ({
     name: spec.name,
     title: spec.title,
-    description: `${spec.description} ${NOT_ADVICE}`,
+    description: spec.description,
     inputSchema: spec.schema as Record<string, unknown>,
     shape: 'analysis' as const,
     run: async (args) => (await executeAnalysisTool(spec.name, args)).body,
@@ -59,10 +62,11 @@ function analysisTools(): McpTool[] {
     title: 'Analysis capabilities',
     description:
       'The discovery document of the analysis tools (the body of GET /v1/capabilities): every tool with its input schema, the transports, limits and defaults. It describes the service, not any data.',
-    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    inputSchema: { ...NO_ARGUMENTS },
     shape: 'analysis',
     run: async (args, ctx) => {
-      noMembers(args);
+      // Checked as the other analysis tools check theirs (`input: expected object`, unknown fields).
+      capabilitiesArguments.assert(args);
       return encodePythonBody(capabilitiesBody(ctx.config.bodyLimit));
     },
   });

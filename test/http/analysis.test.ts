@@ -16,6 +16,7 @@ import { inputSchemaOf } from '../../src/analysis/tools/catalogue.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { sqliteBackend } from '../helpers/storage.js';
 import { narrativeRequest, seriesRequest } from '../helpers/analysis-requests.js';
+import { TOOL_ARGUMENTS } from '../mcp/arguments.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const CORS = {
@@ -557,6 +558,41 @@ describe('activation logs', () => {
       { tool: 'narrative_triage', outcome: 'success', surface: 'rest', origin: 'direct' },
       { tool: 'narrative_triage', outcome: 'error', surface: 'rest', origin: 'edge' },
       { tool: 'spectral_assessment', outcome: 'error', surface: 'rest', origin: 'direct' },
+    ]);
+    expect(lines.join('\n')).not.toContain('MARKER-7f3a9c');
+    expect(lines.join('\n')).not.toContain('203.0.113.9');
+  });
+
+  it('write the same line for an analysis tool called over MCP on HTTP, with surface public', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const { storage, cleanup } = await sqliteBackend.open();
+    const config = { ...defaultConfig(), logLevel: 'info' as const, captureInterval: 0 };
+    const app = await buildApp({ config, storage, clock: nowInstant, logger: { ...(loggerOptions('info') as object), stream } });
+    await app.ready();
+    const call = (id: number, name: string, args: unknown, headers: Record<string, string> = {}) => app.inject({
+      method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      payload: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
+    });
+    try {
+      expect((await call(1, 'did_it_change', JSON.parse(TOOL_ARGUMENTS.did_it_change))).statusCode).toBe(200);
+      expect((await call(2, 'ab_test', { arms: 'MARKER-7f3a9c' }, { 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(200);
+      // Not analysis tools: no activation line.
+      await call(3, 'capabilities', {});
+      await call(4, 'funding_history', {});
+    } finally {
+      await app.close();
+      await cleanup();
+    }
+    const activations = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'tool activation');
+    expect(activations.map(({ tool, outcome, surface, origin, code }) => ({ tool, outcome, surface, origin, code }))).toEqual([
+      { tool: 'did_it_change', outcome: 'success', surface: 'public', origin: 'direct', code: undefined },
+      { tool: 'ab_test', outcome: 'error', surface: 'public', origin: 'edge', code: 'invalid_input' },
     ]);
     expect(lines.join('\n')).not.toContain('MARKER-7f3a9c');
     expect(lines.join('\n')).not.toContain('203.0.113.9');

@@ -195,6 +195,40 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     expect(invalid.structuredContent).toMatchObject({ code: 'invalid_input' });
   });
 
+  it('refuses capabilities arguments that are not an empty object exactly as the other analysis tools refuse theirs', async () => {
+    const answer = async (name: string, args: unknown) => {
+      const res = await rpc(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } }));
+      expect(res.status).toBe(200);
+      return (JSON.parse(res.text) as { result: { isError?: boolean; structuredContent: unknown } }).result;
+    };
+    for (const args of [null, [], 5, true, 'x']) {
+      const got = await answer('capabilities', args);
+      expect(got.isError, JSON.stringify(args)).toBe(true);
+      expect(got.structuredContent, JSON.stringify(args)).toEqual((await answer('dyson_reference', args)).structuredContent);
+      expect(got.structuredContent).toMatchObject({ code: 'invalid_input' });
+    }
+    const unknown = await answer('capabilities', { verbose: true });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.structuredContent).toMatchObject({ code: 'invalid_input', path: '/verbose' });
+    expect((await answer('capabilities', {})).isError).toBeFalsy();
+  });
+
+  it('describes every analysis tool in tools/list exactly as GET /v1/capabilities does', async () => {
+    const { tools } = await client.listTools();
+    const listed = (h.get('/v1/capabilities').then((r) => r.json<{ tools: { name: string; description: string }[] }>()));
+    const capabilities = (await listed).tools;
+    expect(capabilities.map((t) => t.name)).toEqual([...ANALYSIS_TOOL_NAMES].sort());
+    for (const tool of capabilities) expect(tools.find((t) => t.name === tool.name)?.description, tool.name).toBe(tool.description);
+  });
+
+  it('warns in the is_this_number_real prompt and in the instructions not to feed a change statistic to e-BH', async () => {
+    const prompt = await client.getPrompt({ name: 'is_this_number_real' });
+    const text = (prompt.messages[0].content as { text: string }).text;
+    expect(text).toContain('which_metrics_matter');
+    expect(text).toMatch(/e-BH/);
+    expect(client.getInstructions()).toContain('which_metrics_matter');
+  });
+
   it('serves the same endpoint under /noisefloor/mcp and /openbb/mcp', async () => {
     for (const prefix of ['/noisefloor', '/openbb']) {
       const c = await connect(`${base}${prefix}/mcp`);

@@ -39,7 +39,7 @@ export function registerMcp(program: Command): void {
       clock,
       data: () => (data ??= createDataContext({ storage: ctx.storage, config, clock })),
     };
-    const transport = new StrictStdioTransport(process.stdin, process.stdout);
+    const transport = new StrictStdioTransport(process.stdin, process.stdout, config.bodyLimit);
     const server = createMcpServer(ctx, transport.strictArguments, {
       extraTools: state === undefined ? [] : [fundingUpdateTool(state)],
       remote: base === undefined ? undefined : remoteTools(base),

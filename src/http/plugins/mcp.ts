@@ -15,6 +15,7 @@ import type { McpToolContext } from '../../mcp/tools.js';
 import { dataContextFor } from '../data-context.js';
 import type { AppDeps } from '../deps.js';
 import { requireRawBody } from '../errors.js';
+import { activationOrigin } from './analysis.js';
 
 /** Where /mcp is served: the root and the upstream prefixes whose services had one. */
 export const MCP_MOUNTS = ['', '/noisefloor', '/openbb'] as const;
@@ -103,6 +104,8 @@ async function runSdk(mcp: McpRuntime, request: FastifyRequest, tools: McpToolCo
   }
   const server = mcp.createMcpServer(tools, (id) => (byId.has(id) ? { found: true, value: byId.get(id) } : { found: false }), {
     onFault: (error, tool) => request.log.error({ err: error, tool }, 'unexpected failure in an MCP tool'),
+    // The reference logs MCP calls over HTTP as activations of its public surface.
+    onActivation: (activation) => request.log.info({ ...activation, surface: 'public', origin: activationOrigin(request) }, 'tool activation'),
   });
   const transport = new mcp.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);

@@ -291,6 +291,7 @@ export const SCENARIOS: Record<string, OperationScenarios> = {
       404: [
         { name: 'unknown packet', request: () => ({ url: `/packets/${UNKNOWN_PACKET}/review.json` }) },
         { name: 'no such file', request: (f) => ({ url: `/packets/${f.packets[0]}/secrets.txt` }) },
+        { name: 'no file name at all', request: (f) => ({ url: `/packets/${f.packets[0]}/` }) },
       ],
       503: [{ name: 'store unreachable', app: 'broken', request: (f) => ({ url: `/packets/${f.packets[0]}/review.json` }) }],
     },

@@ -114,6 +114,8 @@ export const FundingPacketFile = defineRoute({
     FundingReadErrors.packet_not_found,
     FundingReadErrors.artifact_verification_failed,
     CoreErrors.storage_unavailable,
+    // An empty file segment (`/packets/<id>/`) matches no route at all.
+    CoreErrors.route_not_found,
   ],
 });
 

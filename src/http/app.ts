@@ -300,7 +300,22 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  // The docs page gets the web page's protections: its own origin only, no framing (the
+  // "Try it out" forms must not run inside another site), no referrer. Swagger UI sets
+  // style attributes from script, hence 'unsafe-inline' for styles only.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    theme: { title: 'Evidence Desk API documentation' },
+    staticCSP: DOCS_CSP,
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.header('referrer-policy', 'no-referrer');
+        reply.header('x-frame-options', 'DENY');
+        done();
+      },
+    },
+  });
 
   for (const group of groups) {
     for (const mount of new Set(['', group.prefix])) await mountGroup(app, group, mount, deps, sample);

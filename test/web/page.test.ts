@@ -60,6 +60,49 @@ describe('GET / and the page assets', () => {
     expect(res.json()).toMatchObject({ code: 'route_not_found' });
   });
 
+  it('sends the page\'s protections with /docs and /docs/ too: same-origin CSP, no framing, no referrer', async () => {
+    for (const url of ['/docs', '/docs/', '/docs/static/swagger-initializer.js']) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, url).toContain("default-src 'self'");
+      expect(csp, url).toContain("script-src 'self'");
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(csp, url).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp, url).not.toMatch(/https?:/);
+    }
+    for (const url of ['/docs', '/docs/']) {
+      const res = await t.app.inject({ url });
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      expect(res.headers['referrer-policy'], url).toBe('no-referrer');
+    }
+  });
+
+  it('marks up the views as a tablist of tabs with no list items between them', async () => {
+    const res = await t.app.inject({ url: '/', headers: { accept: 'text/html' } });
+    const tablist = /<([a-z]+)[^>]*role="tablist"[^>]*>([\s\S]*?)<\/\1>/.exec(res.body);
+    expect(tablist).not.toBeNull();
+    expect(tablist![1]).not.toBe('ul');
+    expect(tablist![2]).not.toMatch(/<li\b/);
+    expect([...tablist![2].matchAll(/role="tab"/g)]).toHaveLength(3);
+  });
+
+  it('states in the analysis form that times without a zone are read as UTC', async () => {
+    const res = await t.app.inject({ url: '/', headers: { accept: 'text/html' } });
+    const help = /<p id="panel-help"[^>]*>([\s\S]*?)<\/p>/.exec(res.body);
+    expect(help?.[1]).toMatch(/without a zone is read as UTC/);
+    expect(res.body).toMatch(/<textarea id="panel-csv"[^>]*aria-describedby="panel-help"/);
+  });
+
+  it('has a Source column in the funding table, a diagnostics table and a separate error box for sources in the data view', async () => {
+    const res = await t.app.inject({ url: '/', headers: { accept: 'text/html' } });
+    const head = /<table id="observations"[\s\S]*?<thead>([\s\S]*?)<\/thead>/.exec(res.body)?.[1] ?? '';
+    expect([...head.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1])).toEqual(['Metric', 'Value', 'Observation date', 'Cadence', 'Source', 'Freshness', 'Review horizon']);
+    expect(res.body).toContain('<table id="data-diagnostics">');
+    expect(res.body).toContain('id="data-sources-error"');
+    expect(res.body).toContain('id="changes-status"');
+  });
+
   it('ranks media ranges by specificity and q', () => {
     expect(acceptQuality('application/json', 'text/html')).toBe(0);
     expect(acceptQuality('text/html,*/*;q=0.8', 'application/json')).toBe(0.8);

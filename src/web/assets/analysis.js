@@ -2,11 +2,32 @@
 // spectral request; the answers are drawn. The Dyson reference draws eigenvalue paths for
 // a chosen dimension, number of steps and seed.
 
-import { call, postJson, showError, ApiError } from './api.js';
-import { drawChart, colour } from './charts.js';
+import { call, errorOf, postJson, showError, ApiError } from './api.js';
+import { drawChart, clearChart, colour } from './charts.js';
 
 const $ = (id) => document.getElementById(id);
 const FLAGGED = new Set(['review', 'watch']);
+
+// ISO 8601 date, optionally with a time (T or a space) and a zone (Z or ±HH:MM).
+const ISO_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * Reads one CSV time as an instant. A date alone and a date-time without a zone are both
+ * UTC (never the browser's zone, which would shift the panel silently); a zone, when given,
+ * is honoured. Returns milliseconds since the epoch, or NaN when the text is not such a time.
+ */
+export function parseTime(text) {
+  const m = ISO_TIME.exec(text);
+  if (!m) return Number.NaN;
+  const [, date, time, zone] = m;
+  // A date that does not exist (2026-02-30) is not a time, whatever Date.parse makes of it.
+  const day = Date.parse(`${date}T00:00:00Z`);
+  if (Number.isNaN(day) || new Date(day).toISOString().slice(0, 10) !== date) return Number.NaN;
+  if (!time) return day;
+  let offset = 'Z';
+  if (zone && zone.toUpperCase() !== 'Z') offset = zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  return Date.parse(`${date}T${time}${offset}`);
+}
 
 /** Parses "time,a,b\n2026-01-01T00:00:00Z,1,2" into {times, columns: [{id, values}]}. */
 export function parsePanel(text) {
@@ -19,8 +40,9 @@ export function parsePanel(text) {
   lines.slice(1).forEach((line, i) => {
     const cells = line.split(',').map((c) => c.trim());
     if (cells.length !== header.length) throw new Error(`line ${i + 2} has ${cells.length} cells, the header has ${header.length}`);
-    if (Number.isNaN(Date.parse(cells[0]))) throw new Error(`line ${i + 2}: "${cells[0]}" is not a time`);
-    times.push(new Date(Date.parse(cells[0])).toISOString().replace('.000Z', 'Z'));
+    const instant = parseTime(cells[0]);
+    if (Number.isNaN(instant)) throw new Error(`line ${i + 2}: "${cells[0]}" is not a time (use YYYY-MM-DD, optionally with THH:MM[:SS] and Z or an offset)`);
+    times.push(new Date(instant).toISOString().replace('.000Z', 'Z'));
     columns.forEach((column, j) => {
       const cell = cells[j + 1];
       const value = cell === '' ? null : Number(cell);
@@ -49,8 +71,8 @@ function panelRequest(panel) {
 function drawSpectral(result) {
   const windows = result.windows.filter((w) => w.status === 'assessed');
   if (windows.length === 0) {
-    $('chart-eigen').textContent = 'No window could be assessed.';
-    $('chart-concentration').textContent = '';
+    clearChart($('chart-eigen'), 'No window could be assessed.');
+    clearChart($('chart-concentration'));
     return;
   }
   const x = windows.map((_, i) => i + 1);
@@ -91,17 +113,25 @@ function drawMarket(panel, result) {
       series.push({ label: `${record.id} flagged (${record.status})`, values: rebased.map((v, j) => (x[j] >= from && x[j] <= to ? v : null)), colour: colour(i), points: true });
     }
   });
-  drawChart($('chart-series'), { x, series, time: true, xLabel: 'time', yLabel: 'rebased to 100' });
+  drawChart($('chart-series'), { x, series, time: true, xLabel: 'time (UTC)', yLabel: 'rebased to 100' });
+}
+
+/** Takes the previous run's charts and flags off the screen. */
+function clearResults() {
+  for (const id of ['chart-eigen', 'chart-concentration', 'chart-series']) clearChart($(id));
+  $('market-flags').textContent = '';
 }
 
 async function run(event) {
   event.preventDefault();
   const status = $('analysis-status');
   showError($('analysis-error'), null);
+  clearResults();
   let panel;
   try {
     panel = parsePanel($('panel-csv').value);
   } catch (error) {
+    status.textContent = '';
     showError($('analysis-error'), new ApiError(0, 'csv_not_readable', error.message));
     return;
   }
@@ -114,13 +144,27 @@ async function run(event) {
     status.textContent = `Market: ${market.status}. Spectral: ${spectral.status}, ${spectral.windows.length} window(s).`;
   } catch (error) {
     status.textContent = '';
+    clearResults();
     showError($('analysis-error'), error);
   }
 }
 
+/** Fills the CSV box with the bundled panel; on any failure the box is left as it was. */
 async function example() {
-  const response = await call('/assets/example-panel.csv');
-  $('panel-csv').value = await response.text();
+  const status = $('analysis-status');
+  showError($('analysis-error'), null);
+  status.textContent = 'Loading the example panel…';
+  try {
+    const response = await call('/assets/example-panel.csv', { headers: { accept: 'text/csv' } });
+    if (!response.ok) throw await errorOf(response);
+    const text = await response.text();
+    $('panel-csv').value = text;
+    status.textContent = 'The example panel is in the box; run the assessments when ready.';
+  } catch (error) {
+    status.textContent = '';
+    const reason = error instanceof ApiError ? error : new ApiError(0, 'client_error', String(error));
+    showError($('analysis-error'), new ApiError(reason.status, reason.code, `the example panel could not be loaded (${reason.message}); the CSV box was left unchanged`));
+  }
 }
 
 async function dyson(event) {
@@ -131,6 +175,7 @@ async function dyson(event) {
     const raw = $(`dyson-${name}`).value.trim();
     if (raw !== '') body[name] = Number(raw);
   }
+  clearChart($('chart-dyson'));
   try {
     const result = await postJson('/v1/research/dyson', body);
     const x = result.path.map((p) => p.time);
@@ -139,6 +184,7 @@ async function dyson(event) {
     for (let k = 0; k < n; k++) series.push({ label: `λ${k + 1}`, values: result.path.map((p) => p.eigenvalues[k]) });
     drawChart($('chart-dyson'), { x, series, xLabel: 'time', yLabel: 'eigenvalue' });
   } catch (error) {
+    clearChart($('chart-dyson'));
     showError($('dyson-error'), error);
   }
 }

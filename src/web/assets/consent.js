@@ -36,7 +36,10 @@ export function setupConsent() {
   box.addEventListener('change', () => {
     if (box.checked) {
       create();
-      status.textContent = 'Thank you: verified downloads from this browser are now counted.';
+      // Operator pages (?operator=1) never send download events (funding-upstream §7).
+      status.textContent = operator
+        ? 'Consent saved in this browser, but this is an operator page (?operator=1): downloads from it are never counted. Open the page without ?operator=1 to have them counted.'
+        : 'Thank you: verified downloads from this browser are now counted.';
     } else {
       localStorage.removeItem(KEY);
       status.textContent = 'Counting stopped; the id was removed from this browser. Use "Forget me" first to delete what was counted.';

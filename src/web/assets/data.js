@@ -7,8 +7,11 @@ import { getJson, showError, ApiError } from './api.js';
 
 const $ = (id) => document.getElementById(id);
 export const PAGE_SIZE = 10;
-const COLUMNS = ['entity_id', 'entity_name', 'metric', 'value', 'unit', 'as_of', 'source_status', 'rights_status', 'transport_status'];
-const SOURCE_COLUMNS = ['entity_id', 'transport_status', 'availability', 'retrieved_at', 'published_at', 'knowledge_time', 'rights_status', 'content_sha256'];
+// availability and context are the row's own state and caveats (data-upstream §3.3): a
+// missing value is shown with the reason the source gives for it.
+const COLUMNS = ['entity_id', 'entity_name', 'metric', 'value', 'unit', 'as_of', 'availability', 'source_status', 'rights_status', 'transport_status', 'context'];
+const DIAGNOSTIC_COLUMNS = ['product', 'entity_id', 'availability', 'source_url', 'transport_status', 'retrieved_at', 'context'];
+const SOURCE_COLUMNS = ['entity_id', 'source_url', 'transport_status', 'availability', 'context', 'retrieved_at', 'published_at', 'knowledge_time', 'rights_status', 'content_sha256'];
 
 let state = { dataset: '', entity: '', from: '', to: '', offset: 0, snapshot: null, total: 0, nextOffset: null };
 
@@ -42,10 +45,32 @@ function table(el, columns, rows) {
       const value = row[column];
       td.textContent = value === null || value === undefined ? '—' : String(value);
       if (typeof value === 'number') td.className = 'num';
+      else if (column === 'context' || column === 'source_url') td.className = 'long';
       line.append(td);
     }
     body.append(line);
   }
+}
+
+/** Takes the previous answer off the screen (its rows must not sit under new filters). */
+function clearResults() {
+  table($('data-table'), COLUMNS, []);
+  table($('data-diagnostics'), DIAGNOSTIC_COLUMNS, []);
+  $('data-diagnostics-status').textContent = '';
+  $('data-page').textContent = '';
+  $('data-snapshot').textContent = '';
+  $('data-prev').disabled = true;
+  $('data-next').disabled = true;
+  const csv = $('data-csv');
+  csv.removeAttribute('href');
+  csv.removeAttribute('download');
+  csv.setAttribute('aria-disabled', 'true');
+}
+
+function showDiagnostics(rows) {
+  table($('data-diagnostics'), DIAGNOSTIC_COLUMNS, rows);
+  $('data-diagnostics-status').textContent =
+    rows.length === 0 ? 'None: every source of this dataset was read in the expected shape.' : `${rows.length} source(s) of this dataset could not be read or changed shape; their rows carry no values.`;
 }
 
 async function load() {
@@ -53,6 +78,7 @@ async function load() {
   $('data-status').textContent = 'Loading…';
   try {
     const page = await getJson(query());
+    showDiagnostics(page.diagnostics ?? []);
     state.snapshot = page.snapshot_id;
     state.total = page.total_rows;
     state.nextOffset = page.next_offset;
@@ -64,9 +90,11 @@ async function load() {
     $('data-next').disabled = page.next_offset === null;
     $('data-csv').href = query({ format: 'csv' });
     $('data-csv').download = `${state.dataset}-${page.offset}.csv`;
+    $('data-csv').removeAttribute('aria-disabled');
     $('data-status').textContent = page.description;
   } catch (error) {
-    $('data-status').textContent = '';
+    $('data-status').textContent = 'No rows shown: the query failed.';
+    clearResults();
     showError($('data-error'), error);
   }
 }
@@ -74,9 +102,11 @@ async function load() {
 async function loadSources() {
   try {
     const sources = await getJson('/api/v1/sources');
+    showError($('data-sources-error'), null);
     table($('data-sources'), SOURCE_COLUMNS, sources.results);
   } catch (error) {
-    showError($('data-error'), error);
+    table($('data-sources'), SOURCE_COLUMNS, []);
+    showError($('data-sources-error'), error);
   }
 }
 

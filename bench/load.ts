@@ -88,7 +88,8 @@ interface DemoRss {
  * HAMMER_CLIENTS clients post it, most of them refused (503) by the bounded queue. Read
  * from /proc (VmHWM), so Linux only.
  */
-async function demoProcessRss(seconds: number, connections: number): Promise<DemoRss | undefined> {
+/** `body` run against a fresh `evidence-desk serve --mode sample` started as `npm run demo` starts it; Linux only (/proc). */
+async function withDemoProcess<T>(body: (port: number, vm: (field: 'VmHWM' | 'VmRSS') => number) => Promise<T>): Promise<T | undefined> {
   if (process.platform !== 'linux') return undefined;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-demo-'));
   const bin = path.join(here, '..', 'bin', 'evidence-desk.js');
@@ -105,6 +106,43 @@ async function demoProcessRss(seconds: number, connections: number): Promise<Dem
     });
     child.stdout.resume();
     const vm = (field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+    return await body(port, vm);
+  } finally {
+    child.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Distinct query URLs walked in `queryWalkRss`: each a new answer for the answer cache. */
+const QUERY_WALK = 20_000;
+
+/**
+ * Resident memory of a demo process paging through QUERY_WALK distinct `/api/v1/query` URLs
+ * (8 clients): the pattern that once held 221–259 MiB (V8 kept a heap several times the live size).
+ */
+function queryWalkRss(): Promise<{ urls: number; idleMiB: number; peakMiB: number; afterMiB: number; seconds: number } | undefined> {
+  return withDemoProcess(async (port, vm) => {
+    const idleMiB = vm('VmRSS');
+    const dispatcher = new Agent({ connections: 8 });
+    let next = 0;
+    const t0 = performance.now();
+    const client = async () => {
+      while (next < QUERY_WALK) {
+        const i = next++;
+        const res = await request(`http://127.0.0.1:${port}/api/v1/query?dataset=money_market_history&entity=e${i}`, { dispatcher });
+        await res.body.dump();
+        if (res.statusCode !== 200) throw new Error(`query answered ${res.statusCode}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, client));
+    const seconds = (performance.now() - t0) / 1000;
+    await dispatcher.close();
+    return { urls: QUERY_WALK, idleMiB, peakMiB: vm('VmHWM'), afterMiB: vm('VmRSS'), seconds };
+  });
+}
+
+async function demoProcessRss(seconds: number, connections: number): Promise<DemoRss | undefined> {
+  return withDemoProcess(async (port, vm) => {
     await autocannon({ url: `http://127.0.0.1:${port}/v1/funding/latest`, duration: 1, connections });
     const idleMiB = vm('VmRSS');
     const posters = await startPosters(port, 4);
@@ -122,10 +160,7 @@ async function demoProcessRss(seconds: number, connections: number): Promise<Dem
     await autocannon({ url: `http://127.0.0.1:${port}/v1/funding/latest`, duration: seconds, connections: Math.min(connections, 16) });
     const statuses = await hammer.stop();
     return { idleMiB, peakMiB, afterMiB, hammer: { clients: HAMMER_CLIENTS, peakMiB: vm('VmHWM'), statuses } };
-  } finally {
-    child.kill();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 const median = (xs: number[]) => {
@@ -271,6 +306,7 @@ export default async function run(args: string[]): Promise<void> {
     // the product's figure comes from a real demo process, stopped first so they do not overlap.
     for (const child of children.splice(0)) child.disconnect?.();
     results.rss_demo_process = await demoProcessRss(duration, connections);
+    results.rss_query_walk = await queryWalkRss();
 
     const f = results.funding as Record<string, { rps: number; p50: number; p99: number } | number>;
     const line = (name: string, r: { rps: number; p50: number; p99: number }) => `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms`;
@@ -304,6 +340,8 @@ export default async function run(args: string[]): Promise<void> {
       console.log(`evidence-desk serve --mode sample under the mixed load: idle ${demo.idleMiB.toFixed(0)} MiB, peak ${demo.peakMiB.toFixed(0)} MiB, after ${demo.afterMiB.toFixed(0)} MiB (goal: peak ≤ 200)`);
       console.log(`  then ${demo.hammer.clients} clients posting the maximum analysis: peak ${demo.hammer.peakMiB.toFixed(0)} MiB (goal ≤ 200); answers ${JSON.stringify(demo.hammer.statuses)}`);
     } else console.log('evidence-desk serve peak RSS: not measured (needs /proc, Linux only)');
+    const walk = results.rss_query_walk as Awaited<ReturnType<typeof queryWalkRss>>;
+    if (walk) console.log(`a fresh demo process paging through ${walk.urls} distinct query URLs (8 clients, ${walk.seconds.toFixed(0)} s): idle ${walk.idleMiB.toFixed(0)} MiB, peak ${walk.peakMiB.toFixed(0)} MiB, after ${walk.afterMiB.toFixed(0)} MiB (goal: peak ≤ 200)`);
     if (!args.includes('--no-write')) {
       fs.writeFileSync(path.join(here, 'results.json'), `${JSON.stringify({ measured_at: new Date().toISOString(), service_build: SERVICE_BUILD, ...results }, null, 2)}\n`);
       console.log('written to bench/results.json');

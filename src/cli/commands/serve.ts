@@ -7,6 +7,7 @@ import { addConfigOptions, configFromOptions } from '../options.js';
 import { startServices, type RunningService } from '../../platform/services.js';
 import { SERVICES } from '../services.js';
 import { RUNS_SOURCES } from '../../platform/runtime.js';
+import { boundHeapGrowth, HEAP_GROWING_PERCENT } from '../../platform/heap-growth.js';
 
 export function registerServe(program: Command): void {
   const command = program
@@ -14,6 +15,8 @@ export function registerServe(program: Command): void {
     .description('serve every group over HTTP (live mode by default; --mode sample for the bundled documents)');
   addConfigOptions(command);
   command.action(async (options: Record<string, unknown>) => {
+    // Before the process allocates much: bounded heap growth keeps a busy process's RSS near its live size.
+    const heapGrowth = boundHeapGrowth() ? `${HEAP_GROWING_PERCENT}%` : 'as given to node';
     const config = configFromOptions(options);
     const storage = await openStorage(config);
     const deps = { config, storage, clock: nowInstant };
@@ -27,7 +30,7 @@ export function registerServe(program: Command): void {
       await storage.close();
     });
     await app.listen({ port: config.port, host: config.host });
-    app.log.info({ mode: config.mode, storage: storage.dialect, build: RUNS_SOURCES ? 'sources' : 'dist' }, 'evidence-desk is serving');
+    app.log.info({ mode: config.mode, storage: storage.dialect, build: RUNS_SOURCES ? 'sources' : 'dist', heapGrowth }, 'evidence-desk is serving');
     // The sources run only when dist/ is missing or older than src/ (bin/build.js). That
     // works, but each process then carries the transpiler, in the event loop and in every
     // worker thread: an operator should hear of it.

@@ -235,6 +235,8 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
 
   const known: KnownRoute[] = [];
   app.addHook('onRoute', (route) => {
+    // A route that exists only to refuse its method (405 with its own Allow) allows nothing.
+    if ((route.config as { onlyRefuses?: boolean } | undefined)?.onlyRefuses === true) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) known.push({ method: String(method).toUpperCase(), pattern: routePattern(route.url) });
   });

@@ -288,6 +288,11 @@ describe('malformed MCP traffic over HTTP', () => {
       expect(res.status, method).toBe(405);
       expect(((await res.json()) as { code: string }).code).toBe('method_not_allowed');
     }
+    // Any other method hears the same Allow: GET and DELETE exist only to refuse.
+    for (const method of ['PUT', 'PATCH', 'GET', 'DELETE']) {
+      const res = await fetch(`${base}/mcp`, { method, ...(method === 'PUT' || method === 'PATCH' ? { body: '{}' } : {}) });
+      expect([res.status, res.headers.get('allow')], method).toEqual([405, 'OPTIONS, POST']);
+    }
     const pre = await fetch(`${base}/mcp`, { method: 'OPTIONS' });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');

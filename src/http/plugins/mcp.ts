@@ -77,10 +77,11 @@ export const mcpPlugin: FastifyPluginAsync<McpPluginOptions> = async (app, optio
     return reply.code(200).header('content-type', 'application/json').send(body);
   });
 
-  app.get('/mcp', { schema: { hide: true } }, async () => {
+  // These two only refuse (with their own Allow), so a 405 for another method does not list them.
+  app.get('/mcp', { schema: { hide: true }, config: { onlyRefuses: true } }, async () => {
     throw new AppError(CoreErrors.method_not_allowed, 'POST required: this MCP endpoint is stateless and opens no event stream', { headers: { allow: 'OPTIONS, POST' } });
   });
-  app.delete('/mcp', { schema: { hide: true } }, async () => {
+  app.delete('/mcp', { schema: { hide: true }, config: { onlyRefuses: true } }, async () => {
     throw new AppError(CoreErrors.method_not_allowed, 'sessions are not used, so there is none to end', { headers: { allow: 'OPTIONS, POST' } });
   });
   app.options('/mcp', { schema: { hide: true } }, async (_request, reply) => {

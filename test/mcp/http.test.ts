@@ -302,5 +302,11 @@ describe('malformed MCP traffic over HTTP', () => {
     const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'ping' });
     expect(res.status).toBe(415);
     expect(((await res.json()) as { code: string }).code).toBe('unsupported_media_type');
+    // Readable cross-origin like every other answer of the endpoint, as are 413 and a bodiless POST.
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const bare = await fetch(`${base}/mcp`, { method: 'POST' });
+    expect([bare.status, bare.headers.get('access-control-allow-origin')]).toEqual([415, '*']);
+    const big = await rpc(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(70 * 1024) } }));
+    expect([big.status, big.headers.get('access-control-allow-origin')]).toEqual([413, '*']);
   });
 });

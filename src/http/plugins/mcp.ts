@@ -61,10 +61,15 @@ export const mcpPlugin: FastifyPluginAsync<McpPluginOptions> = async (app, optio
     for (const [name, value] of Object.entries(CORS_HEADERS)) reply.header(name, value);
   };
 
-  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
-    // Before the CORS headers: refused exactly as a body without a Content-Type is, ahead of the handler.
-    const bytes = requireRawBody(request);
+  // Every answer of this endpoint, refusals made before a handler runs (413, 415) included,
+  // is readable by the browser clients the headers admit.
+  app.addHook('onRequest', (_request, reply, done) => {
     corsHeaders(reply);
+    done();
+  });
+
+  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+    const bytes = requireRawBody(request);
     const mcp = await mcpRuntime();
     const screened = mcp.screenBody(bytes);
     if (!screened.ok) return sendJson(reply, screened.status, screened.reply);
@@ -85,7 +90,6 @@ export const mcpPlugin: FastifyPluginAsync<McpPluginOptions> = async (app, optio
     throw new AppError(CoreErrors.method_not_allowed, 'sessions are not used, so there is none to end', { headers: { allow: 'OPTIONS, POST' } });
   });
   app.options('/mcp', { schema: { hide: true } }, async (_request, reply) => {
-    corsHeaders(reply);
     return reply.code(204).send();
   });
 };

@@ -8,10 +8,12 @@ export interface ParseOptions {
   /** Deepest allowed nesting of arrays/objects (default 512). */
   maxDepth?: number;
   /**
-   * Read an integer literal beyond the double range (`1` and 400 zeros) as ±Infinity with
-   * its exact digits recorded, as Python's json keeps it an int, instead of refusing it.
-   * Source documents of group C want this (their projections null such a value); request
-   * bodies keep the refusal.
+   * Read an integer literal beyond the double range (`1` and 400 zeros) as the text of its
+   * digits instead of refusing it: Python's json keeps it an int, so the document stays
+   * readable. Source documents of group C want this: where a number is expected such a value
+   * is no finite number (nulled, as Python's float() overflow nulls it), and where text is
+   * taken it reads as Python's str() of it. No number (±Infinity) is made that the rest of
+   * the service would have to guard against. Request bodies keep the refusal.
    */
   hugeIntegers?: boolean;
 }
@@ -443,6 +445,15 @@ class Parser {
     return text;
   }
 
+  private put(container: object, key: Key, value: unknown): void {
+    if (key === '__proto__') {
+      // Assignment would try to set the prototype and drop the member.
+      Object.defineProperty(container, key, { value, enumerable: true, writable: true, configurable: true });
+    } else {
+      (container as Record<Key, unknown>)[key] = value;
+    }
+  }
+
   private parseNumberInto(container: object, key: Key): void {
     const t = this.codes;
     const start = this.pos;
@@ -512,17 +523,21 @@ class Parser {
       if (negative) value = -value;
     } else {
       value = Number(this.slice(start, p));
-      if (!Number.isFinite(value) && (isFloat || !this.hugeIntegers)) {
-        this.pos = start;
-        this.fail('number literal overflows a double');
+      if (!Number.isFinite(value)) {
+        if (isFloat || !this.hugeIntegers) {
+          this.pos = start;
+          this.fail('number literal overflows a double');
+        }
+        if (intDigits > MAX_INTEGER_DIGITS) {
+          this.pos = start;
+          this.fail('integer literal has too many digits');
+        }
+        // Its digits, as text: no number here could hold it (see ParseOptions.hugeIntegers).
+        this.put(container, key, this.slice(start, p));
+        return;
       }
     }
-    if (key === '__proto__') {
-      // Assignment would try to set the prototype and drop the member.
-      Object.defineProperty(container, key, { value, enumerable: true, writable: true, configurable: true });
-    } else {
-      (container as Record<Key, unknown>)[key] = value;
-    }
+    this.put(container, key, value);
     if (isFloat) {
       if (Number.isInteger(value)) markFloat(container, key);
     } else if (!Number.isSafeInteger(value)) {

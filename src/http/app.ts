@@ -45,9 +45,9 @@ export const MAX_QUERY_LENGTH = 1024;
 export const DATA_MAX_QUERY_LENGTH = 4096;
 const DATA_PATH = /^(?:\/openbb)?\/api\/v1\//;
 
-/** The longest query string a request to `path` may carry. */
+/** The longest query string a request to `path` may carry (slashes collapsed, as the router reads them). */
 export function maxQueryLengthFor(path: string): number {
-  return DATA_PATH.test(path) ? DATA_MAX_QUERY_LENGTH : MAX_QUERY_LENGTH;
+  return DATA_PATH.test(path.replace(/\/{2,}/g, '/')) ? DATA_MAX_QUERY_LENGTH : MAX_QUERY_LENGTH;
 }
 export const MAX_GUARDED_HEADER = 1024;
 

@@ -13,7 +13,6 @@ import { AppError, CoreErrors } from '../core/errors.js';
 import { errorAnswer } from '../http/errors.js';
 import { mcpPrompt, MCP_PROMPTS } from './prompts.js';
 import { mcpTool, mcpTools, type McpTool, type McpToolContext } from './tools.js';
-import { analysisToolSpec } from '../analysis/tools/catalogue.js';
 
 const INSTRUCTIONS = [
   'Evidence Desk answers with descriptive statistics on numbers you send (the analysis tools), hash-verified USD funding-market evidence packets (funding_*) and provenance-preserving research datasets (data_*, with funding_review and agent_review over them).',
@@ -36,7 +35,7 @@ export interface McpServerOptions {
   remote?: RemoteTools;
   /** Told of a tool failure that is a fault of the service, not of the request (the caller gets internal_error). */
   onFault?: (error: unknown, tool: string) => void;
-  /** Told of every call of an analysis tool (the ten of the catalogue), as REST logs its activations: the tool and outcome, never a value. */
+  /** Told of every tools/call, as REST logs its activations: the tool (`unknown` for a name no tool has) and outcome, never a value. */
   onActivation?: (activation: ToolActivation) => void;
 }
 
@@ -84,12 +83,14 @@ export function createMcpServer(ctx: McpToolContext, strictArguments: StrictArgu
     const args = strict.found ? strict.value : (request.params.arguments ?? {});
     if (remote !== undefined && !extra.has(name)) return remote.call(name, args);
     const tool = extra.get(name) ?? mcpTool(name);
-    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool: there is no tool called ${JSON.stringify(name)}`);
-    const result = await callTool(tool, args, ctx, options.onFault);
-    if (analysisToolSpec(tool.name) !== undefined) {
-      const code = result.isError ? (result.structuredContent as { code?: unknown } | undefined)?.code : undefined;
-      options.onActivation?.({ tool: tool.name, outcome: result.isError ? 'error' : 'success', ...(typeof code === 'string' ? { code } : {}) });
+    if (tool === undefined) {
+      // Named `unknown`, as the reference logs a call of a tool it does not have.
+      options.onActivation?.({ tool: 'unknown', outcome: 'error', code: 'unknown_tool' });
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool: there is no tool called ${JSON.stringify(name)}`);
     }
+    const result = await callTool(tool, args, ctx, options.onFault);
+    const code = result.isError ? (result.structuredContent as { code?: unknown } | undefined)?.code : undefined;
+    options.onActivation?.({ tool: tool.name, outcome: result.isError ? 'error' : 'success', ...(typeof code === 'string' ? { code } : {}) });
     return result;
   });
 

@@ -24,6 +24,8 @@ export class StrictStdioTransport implements Transport {
   /** The current line is over the limit: drop its bytes until the newline. */
   private discarding = false;
   private readonly argumentsById = new Map<RequestId, unknown>();
+  /** Ids of requests handed to the server and not answered yet: another request may not reuse one. */
+  private readonly inFlight = new Set<RequestId>();
   private closed = false;
 
   constructor(
@@ -48,6 +50,7 @@ export class StrictStdioTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
+    if ('id' in message && ('result' in message || 'error' in message)) this.inFlight.delete(message.id as RequestId);
     const line = encodeReply(message, { singleLine: true }) + '\n';
     await new Promise<void>((resolve) => {
       if (this.output.write(line)) resolve();
@@ -118,9 +121,20 @@ export class StrictStdioTransport implements Transport {
     const screened = screenMessage(parsed, new Set());
     if (screened.kind === 'reply') this.reply(screened.reply);
     if (screened.kind !== 'message') return;
+    const message = screened.message;
+    const id = 'method' in message && 'id' in message ? (message.id as RequestId | undefined) : undefined;
+    if (id !== undefined) {
+      // A second request under the id of one still running would be answered with the
+      // other's arguments (they are found by id): refused instead, as a repeated id in an HTTP batch is.
+      if (this.inFlight.has(id)) {
+        this.reply(rpcError(id, INVALID_REQUEST, 'this request id belongs to a request still in flight; use a new id'));
+        return;
+      }
+      this.inFlight.add(id);
+    }
     const strict = strictArgumentsOf(screened.strict);
-    if ('id' in screened.message && screened.message.id !== undefined && strict.found) this.argumentsById.set(screened.message.id, strict.value);
-    this.onmessage?.(screened.message);
+    if (id !== undefined && strict.found) this.argumentsById.set(id, strict.value);
+    this.onmessage?.(message);
   }
 
   private reply(body: unknown): void {

@@ -563,7 +563,7 @@ describe('activation logs', () => {
     expect(lines.join('\n')).not.toContain('203.0.113.9');
   });
 
-  it('write the same line for an analysis tool called over MCP on HTTP, with surface public', async () => {
+  it('write the same line for every tool called over MCP on HTTP (unknown ones as unknown), with surface public', async () => {
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {
@@ -582,9 +582,11 @@ describe('activation logs', () => {
     try {
       expect((await call(1, 'did_it_change', JSON.parse(TOOL_ARGUMENTS.did_it_change))).statusCode).toBe(200);
       expect((await call(2, 'ab_test', { arms: 'MARKER-7f3a9c' }, { 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(200);
-      // Not analysis tools: no activation line.
-      await call(3, 'capabilities', {});
+      await call(3, 'capabilities', null);
       await call(4, 'funding_history', {});
+      await call(5, 'MARKER-7f3a9c', {});
+      // Not a tool call: no activation line.
+      await app.inject({ method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/list' }) });
     } finally {
       await app.close();
       await cleanup();
@@ -593,6 +595,9 @@ describe('activation logs', () => {
     expect(activations.map(({ tool, outcome, surface, origin, code }) => ({ tool, outcome, surface, origin, code }))).toEqual([
       { tool: 'did_it_change', outcome: 'success', surface: 'public', origin: 'direct', code: undefined },
       { tool: 'ab_test', outcome: 'error', surface: 'public', origin: 'edge', code: 'invalid_input' },
+      { tool: 'capabilities', outcome: 'error', surface: 'public', origin: 'direct', code: 'invalid_input' },
+      { tool: 'funding_history', outcome: 'success', surface: 'public', origin: 'direct', code: undefined },
+      { tool: 'unknown', outcome: 'error', surface: 'public', origin: 'direct', code: 'unknown_tool' },
     ]);
     expect(lines.join('\n')).not.toContain('MARKER-7f3a9c');
     expect(lines.join('\n')).not.toContain('203.0.113.9');

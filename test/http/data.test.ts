@@ -318,8 +318,10 @@ describe('long valid queries', () => {
       `/api/v1/agent-query?dataset=money_market_history&entity=${wide}&start_date=2026-01-01&end_date=2026-12-31&limit=100&offset=0&previous_revision=${revision}&snapshot=${first.snapshot_id}`,
       `/openbb/api/v1/agent-review?bank=${wide}&limit=25&previous_revision=${revision}&snapshot=${review.snapshot_id}`,
     ];
+    // The router reads repeated slashes as one: so does the limit.
+    urls.push(`//api/v1/query?dataset=money_markets&entity=${wide}`, `/openbb//api/v1/query?dataset=money_markets&entity=${wide}`);
     for (const url of urls) {
-      expect(url.length, url).toBeGreaterThan(1300);
+      expect(url.length, url).toBeGreaterThan(1200);
       const res = await get(url);
       expect(res.statusCode, `${url} → ${res.body.slice(0, 200)}`).toBe(200);
     }

@@ -43,4 +43,27 @@ describe('stdio line limit', () => {
     expect(replies).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'message too large: a line holds at most 1024 bytes' } }]);
     expect(messages.map((m) => (m as { id: number }).id)).toEqual([2]);
   });
+
+  it('refuses a request that reuses the id of one still in flight, and takes the id again once it is answered', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const transport = new StrictStdioTransport(input, output);
+    const messages: JSONRPCMessage[] = [];
+    transport.onmessage = (m) => messages.push(m);
+    await transport.start();
+    let written = '';
+    output.on('data', (c: Buffer) => (written += c.toString()));
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    input.write(`${call(1, { values: [5, 6, 7, 8] })}\n${call(1, { values: [1] })}\n${call(2, {})}\n`);
+    await tick();
+    expect(messages.map((m) => (m as { id: number }).id)).toEqual([1, 2]);
+    // The first request's own arguments, not the second's.
+    expect(transport.strictArguments(1)).toEqual({ found: true, value: { values: [5, 6, 7, 8] } });
+    expect(JSON.parse(written.trim())).toMatchObject({ id: 1, error: { code: -32600 } });
+    await transport.send({ jsonrpc: '2.0', id: 1, result: {} });
+    input.write(`${call(1, { values: [9] })}\n`);
+    await tick();
+    expect(messages.map((m) => (m as { id: number }).id)).toEqual([1, 2, 1]);
+    await transport.close();
+  });
 });

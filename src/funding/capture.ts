@@ -100,10 +100,12 @@ export interface FailureDescription {
  * `<code>: <message>`, one line, bounded, plus the document and reason of a publisher
  * failure (the message names them too, right after the document name, so the stored
  * text alone says what to look at). Messages never carry bodies or credentials.
- * `others` lists further documents that failed in the same attempt.
+ * `others` lists further documents that failed in the same attempt. `unclassified` is the
+ * code of an error that carries none (a driver's connection error, say): the caller names
+ * what could not be done, so the text's code agrees with the reason it reports beside it.
  */
-export function describeFailure(error: unknown, others: readonly PublisherKey[] = []): FailureDescription {
-  let code = 'internal_error';
+export function describeFailure(error: unknown, others: readonly PublisherKey[] = [], unclassified = 'internal_error'): FailureDescription {
+  let code = unclassified;
   let message: string;
   if (isAppError(error)) {
     code = error.code;

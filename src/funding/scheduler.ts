@@ -63,7 +63,7 @@ export function startCaptureScheduler(deps: ServiceContext, options: SchedulerOp
         done = result.ran;
       } catch (error) {
         // The store refused even the lease (busy, faulty, unreachable): as good as not run.
-        logger.error({ error: describeFailure(error).text, retry_in_ms: leaseRetryMs }, 'funding capture could not run');
+        logger.error({ error: describeFailure(error, [], 'capture_not_recorded').text, retry_in_ms: leaseRetryMs }, 'funding capture could not run');
       }
       if (!done && !stopped) {
         clearTimeout(retryTimer);

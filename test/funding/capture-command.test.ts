@@ -30,6 +30,14 @@ describe('evidence-desk capture', () => {
     expect(oneJsonLine(out.stdout)).toMatchObject({ ran: true, outcome: 'failed', error_code: 'publisher_unavailable' });
   });
 
+  it('exits 2 when the database cannot be reached, the error text naming the same code as the reason', () => {
+    const out = run(['--mode', 'sample', '--database-url', 'postgres://nobody@127.0.0.1:9/none']);
+    expect(out.status).toBe(2);
+    const line = oneJsonLine(out.stdout);
+    expect(line).toMatchObject({ ran: false, reason: 'storage_unavailable' });
+    expect(String(line.error)).toMatch(/^storage_unavailable: /);
+  });
+
   it('exits 2 without recording anything while another capture holds the lease', async () => {
     const dataDir = tempDir();
     const storage = await openSqliteStorage({ file: path.join(dataDir, 'evidence.db') });

@@ -33,7 +33,7 @@ export function registerCapture(program: Command): void {
     try {
       storage = await openStorage(config);
     } catch (error) {
-      process.stdout.write(JSON.stringify({ ran: false, reason: 'storage_unavailable', error: describeFailure(error).text }) + '\n');
+      process.stdout.write(JSON.stringify({ ran: false, reason: 'storage_unavailable', error: describeFailure(error, [], 'storage_unavailable').text }) + '\n');
       process.exitCode = 2;
       return;
     }
@@ -47,7 +47,7 @@ export function registerCapture(program: Command): void {
       process.stdout.write(JSON.stringify({ ran: true, ...result.attempt }) + '\n');
       process.exitCode = result.attempt.outcome === 'failed' ? 1 : 0;
     } catch (error) {
-      process.stdout.write(JSON.stringify({ ran: false, reason: 'capture_not_recorded', error: describeFailure(error).text }) + '\n');
+      process.stdout.write(JSON.stringify({ ran: false, reason: 'capture_not_recorded', error: describeFailure(error, [], 'capture_not_recorded').text }) + '\n');
       process.exitCode = 2;
     } finally {
       await storage.close();

@@ -291,7 +291,7 @@ describe('malformed MCP traffic over HTTP', () => {
     // Any other method hears the same Allow: GET and DELETE exist only to refuse.
     for (const method of ['PUT', 'PATCH', 'GET', 'DELETE']) {
       const res = await fetch(`${base}/mcp`, { method, ...(method === 'PUT' || method === 'PATCH' ? { body: '{}' } : {}) });
-      expect([res.status, res.headers.get('allow')], method).toEqual([405, 'OPTIONS, POST']);
+      expect([res.status, res.headers.get('allow'), res.headers.get('access-control-allow-origin')], method).toEqual([405, 'OPTIONS, POST', '*']);
     }
     const pre = await fetch(`${base}/mcp`, { method: 'OPTIONS' });
     expect(pre.status).toBe(204);

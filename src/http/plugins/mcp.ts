@@ -89,6 +89,20 @@ export const mcpPlugin: FastifyPluginAsync<McpPluginOptions> = async (app, optio
   app.delete('/mcp', { schema: { hide: true }, config: { onlyRefuses: true } }, async () => {
     throw new AppError(CoreErrors.method_not_allowed, 'sessions are not used, so there is none to end', { headers: { allow: 'OPTIONS, POST' } });
   });
+  // Routed here rather than left to the shell's 405, so they pass this plugin's CORS hook
+  // too; refused at the request's start, so a body they carry is never parsed (a 415 must not
+  // win over the 405).
+  const postOnly = () => new AppError(CoreErrors.method_not_allowed, 'this MCP endpoint takes POST only', { headers: { allow: 'OPTIONS, POST' } });
+  app.route({
+    method: ['PUT', 'PATCH'],
+    url: '/mcp',
+    schema: { hide: true },
+    config: { onlyRefuses: true },
+    onRequest: (_request, _reply, done) => done(postOnly()),
+    handler: async () => {
+      throw postOnly();
+    },
+  });
   app.options('/mcp', { schema: { hide: true } }, async (_request, reply) => {
     return reply.code(204).send();
   });

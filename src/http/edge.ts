@@ -298,6 +298,8 @@ export function createEdge(config: EdgeConfig): Edge {
     dropped: (raw) => pipeline.isFull(raw.socket),
     install(app) {
       app.addHook('onRoute', (route) => {
+        // A route that exists only to refuse its method (405) does not make the service accept it.
+        if ((route.config as { onlyRefuses?: boolean } | undefined)?.onlyRefuses === true) return;
         for (const method of Array.isArray(route.method) ? route.method : [route.method]) methods.add(String(method).toUpperCase());
       });
       app.addHook('preClose', (done) => {

@@ -523,20 +523,25 @@ describe('OpenAPI', () => {
   });
 });
 
+/** An app logging at info level into `lines` (one JSON line each), on a fresh store. */
+async function appLoggingAtInfo() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const { storage, cleanup } = await sqliteBackend.open();
+  const config = { ...defaultConfig(), logLevel: 'info' as const, captureInterval: 0 };
+  const app = await buildApp({ config, storage, clock: nowInstant, logger: { ...(loggerOptions('info') as object), stream } });
+  await app.ready();
+  return { app, lines, cleanup };
+}
+
 describe('activation logs', () => {
   it('write one line per operation call with tool, outcome, surface and origin, and never a submitted value', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    });
-    const { storage, cleanup } = await sqliteBackend.open();
-    const config = { ...defaultConfig(), logLevel: 'info' as const, captureInterval: 0 };
-    const logger = { ...(loggerOptions('info') as object), stream };
-    const app = await buildApp({ config, storage, clock: nowInstant, logger: logger });
-    await app.ready();
+    const { app, lines, cleanup } = await appLoggingAtInfo();
     try {
       const marker = 'MARKER-7f3a9c';
       const ok = { events: [{ id: `${marker}-id`, title: `${marker} title`, published_at: CLOCK, entities: [marker], source: { id: marker, kind: 'primary' } }], as_of: CLOCK };
@@ -564,17 +569,7 @@ describe('activation logs', () => {
   });
 
   it('write the same line for every tool called over MCP on HTTP (unknown ones as unknown), with surface public', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    });
-    const { storage, cleanup } = await sqliteBackend.open();
-    const config = { ...defaultConfig(), logLevel: 'info' as const, captureInterval: 0 };
-    const app = await buildApp({ config, storage, clock: nowInstant, logger: { ...(loggerOptions('info') as object), stream } });
-    await app.ready();
+    const { app, lines, cleanup } = await appLoggingAtInfo();
     const call = (id: number, name: string, args: unknown, headers: Record<string, string> = {}) => app.inject({
       method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
       payload: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOURCE_KEYS, type SourceKey } from '../../src/core/config.js';
 import { parseStrictJson } from '../../src/core/json.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { prng } from '../helpers/analysis-requests.js';
 import { liveConfig, serveJson, startSourceServer, testClock, type SourceServer, type TestClock } from '../data/support.js';
 
 const HUGE = `1${'0'.repeat(400)}`;
@@ -24,18 +25,6 @@ function sampleDocument(key: SourceKey): { text: string; document?: unknown } {
   } catch {
     return { text };
   }
-}
-
-/** A deterministic generator (mulberry32) for the seeded variants. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The document's text with the chosen scalars written as HUGE (a `schema` member kept, so the source is still read). */
@@ -53,7 +42,7 @@ const VARIANTS: [string, (value: unknown) => boolean, boolean][] = [
   ['every number', (v) => typeof v === 'number', false],
   ['every scalar, negative', isScalar, true],
   ...[11, 23, 37, 41, 59].map((seed): [string, (value: unknown) => boolean, boolean] => {
-    const next = generator(seed);
+    const next = prng(seed);
     return [`a seeded third of the scalars (seed ${seed})`, (v) => isScalar(v) && next() < 0.33, seed % 2 === 0];
   }),
 ];

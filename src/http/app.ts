@@ -17,7 +17,7 @@ import { GROUPS, type GroupDefinition } from './groups.js';
 import { MCP_MOUNTS, mcpPlugin, toolContextOf } from './plugins/mcp.js';
 import { loggerOptions } from './logging.js';
 import { originForm, routerPath } from './target.js';
-import { createEdge, securityHeaders, type Edge } from './edge.js';
+import { createEdge, onlyRefuses, securityHeaders, type Edge } from './edge.js';
 import { Revalidation } from './revalidation.js';
 import { sendOpenApi } from './openapi-document.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
@@ -235,8 +235,7 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
 
   const known: KnownRoute[] = [];
   app.addHook('onRoute', (route) => {
-    // A route that exists only to refuse its method (405 with its own Allow) allows nothing.
-    if ((route.config as { onlyRefuses?: boolean } | undefined)?.onlyRefuses === true) return;
+    if (onlyRefuses(route)) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) known.push({ method: String(method).toUpperCase(), pattern: routePattern(route.url) });
   });

@@ -298,8 +298,7 @@ export function createEdge(config: EdgeConfig): Edge {
     dropped: (raw) => pipeline.isFull(raw.socket),
     install(app) {
       app.addHook('onRoute', (route) => {
-        // A route that exists only to refuse its method (405) does not make the service accept it.
-        if ((route.config as { onlyRefuses?: boolean } | undefined)?.onlyRefuses === true) return;
+        if (onlyRefuses(route)) return;
         for (const method of Array.isArray(route.method) ? route.method : [route.method]) methods.add(String(method).toUpperCase());
       });
       app.addHook('preClose', (done) => {
@@ -466,4 +465,9 @@ function hostHeaderCount(rawHeaders: string[]): number {
   let count = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === 'host') count++;
   return count;
+}
+
+/** A route that exists only to refuse its method (405 with its own Allow): it makes no method accepted. */
+export function onlyRefuses(route: { config?: unknown }): boolean {
+  return (route.config as { onlyRefuses?: boolean } | undefined)?.onlyRefuses === true;
 }

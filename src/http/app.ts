@@ -253,12 +253,7 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
 
   app.setErrorHandler((error, request, reply) => sendError(reply, shapeForPath(routerPath(request.url)), error, sample));
 
-  app.setNotFoundHandler((request, reply) => {
-    // For a method no route has, the main router gives up before decoding the path, and
-    // Fastify's 404 router meets the undecodable path instead: it calls this handler at
-    // once, skipping every hook (no security headers, no guards). That is the only way
-    // here without the edge's headers; answer it as the main router's bad URL above.
-    if (!edge.prepared(reply)) return refuseBadUrl(request, reply);
+  const answerNotFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = routerPath(request.raw.url);
     const shape = shapeForPath(path);
     const allowed = [...new Set(known.filter((r) => r.pattern.test(path)).map((r) => r.method))];
@@ -268,6 +263,24 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
       return sendError(reply, shape, refusal, sample);
     }
     return sendError(reply, shape, new AppError(CoreErrors.route_not_found, 'route not found'), sample);
+  };
+  app.setNotFoundHandler((request, reply) => {
+    // For a method no route has, the main router gives up before decoding the path, and
+    // Fastify's 404 router meets the undecodable path instead: it calls this handler at
+    // once, skipping every hook (no security headers, no guards). That is the only way
+    // here without the edge's headers; answer it as the main router's bad URL above.
+    if (!edge.prepared(reply)) return refuseBadUrl(request, reply);
+    return answerNotFound(request, reply);
+  });
+  // A path or method nothing serves is answered before its body is read (nothing would
+  // read it): the client is sent no `100 Continue` and its upload is not awaited. A body
+  // declared over the limit keeps its 413, decided from the headers too.
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    if (!request.is404 || Number(request.headers['content-length']) > request.routeOptions.bodyLimit) {
+      done(null, payload);
+      return;
+    }
+    void answerNotFound(request, reply);
   });
 
   if (config.maxEventLoopDelay > 0) {

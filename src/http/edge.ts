@@ -410,15 +410,22 @@ export function createEdge(config: EdgeConfig): Edge {
       });
       // Node sends `100 Continue` as soon as the headers are in. It is owed only to a request
       // whose body will be read: one refused at its headers (a full analysis queue, a body
-      // over the limit, a guard) gets its final answer instead, and its client never starts
-      // an upload it would have to throw away.
+      // over the limit, a guard, no route, a media type no parser takes) gets its final
+      // answer instead, and its client never starts an upload it would have to throw away.
+      // So it is sent when a body parser first asks for the body (the stream resumes),
+      // never after a final answer (Node resumes the stream to discard an unread body).
       server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
         continueOwed.add(req);
         server.emit('request', req, res);
       });
       app.addHook('preParsing', (request, reply, payload, done) => {
         const raw = request.raw;
-        if (continueOwed.delete(raw) && !(Number(raw.headers['content-length']) > request.routeOptions.bodyLimit)) reply.raw.writeContinue();
+        if (continueOwed.delete(raw) && !(Number(raw.headers['content-length']) > request.routeOptions.bodyLimit)) {
+          const res = reply.raw;
+          raw.once('resume', () => {
+            if (!res.headersSent && !res.writableEnded) res.writeContinue();
+          });
+        }
         done(null, payload);
       });
       // The inactivity limit (connectionTimeout) is for clients that stall. While a complete

@@ -183,6 +183,25 @@ describe('requests Node answered or dropped by itself', () => {
     expect(got.closed).toBe(true);
   });
 
+  it.each([
+    ['a path nothing serves', 'POST /test/nowhere', 'application/json', 404, 'route_not_found'],
+    ['a method the path does not take', 'PUT /test/echo', 'application/json', 405, 'method_not_allowed'],
+    ['a media type no parser takes', 'POST /test/echo', 'text/plain', 415, 'unsupported_media_type'],
+  ])('sends no 100 Continue to %s, and answers without waiting for the body', async (_name, line, type, status, code) => {
+    // The body is never sent: an answer that waited for it would not come within the limit.
+    const got = await exchange(port, `${line} HTTP/1.1\r\n${host}Content-Type: ${type}\r\nContent-Length: 8\r\nExpect: 100-continue\r\n\r\n`, { limitMs: CUT_WITHIN_MS });
+    const responses = parseResponses(got.bytes);
+    expect(responses.map((r) => r.status)).toEqual([status]);
+    expectRefusal(responses[0], status, code);
+    expect(got.closed).toBe(true);
+  });
+
+  it('answers a request to a path nothing serves at once, and keeps the connection usable after its body', async () => {
+    const got = await exchange(port, `POST /test/nowhere HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 8\r\n\r\n{"a": 1}GET /healthz HTTP/1.1\r\n${host}Connection: close\r\n\r\n`);
+    const responses = parseResponses(got.bytes);
+    expect(responses.map((r) => r.status)).toEqual([404, 200]);
+  });
+
   it('answers CONNECT with 405 unsupported_method instead of dropping it', async () => {
     const got = await exchange(port, 'CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n');
     expect(got.closed).toBe(true);

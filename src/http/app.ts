@@ -15,6 +15,7 @@ import type { AppDeps } from './deps.js';
 import { groupErrorHandler, sendError, type ErrorShape } from './errors.js';
 import { GROUPS, type GroupDefinition } from './groups.js';
 import { MCP_MOUNTS, mcpPlugin, toolContextOf } from './plugins/mcp.js';
+import { setAnalysisHeaders } from './plugins/analysis.js';
 import { loggerOptions } from './logging.js';
 import { originForm, routerPath } from './target.js';
 import { createEdge, onlyRefuses, securityHeaders, type Edge } from './edge.js';
@@ -256,6 +257,7 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   const answerNotFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = routerPath(request.raw.url);
     const shape = shapeForPath(path);
+    if (shape === 'analysis') setAnalysisHeaders(reply);
     const allowed = [...new Set(known.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       const allow = (allowed.includes('GET') && !allowed.includes('HEAD') ? [...allowed, 'HEAD'] : allowed).sort();
@@ -338,7 +340,11 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   const tools = toolContextOf(deps);
   for (const mount of MCP_MOUNTS) await app.register(mcpPlugin, { prefix: mount, deps, tools });
 
-  app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) => sendOpenApi(request, reply, () => app.swagger()));
+  // Readable from any origin, as its preflight (answered by the analysis group) promises.
+  app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) => {
+    setAnalysisHeaders(reply);
+    return sendOpenApi(request, reply, () => app.swagger());
+  });
   answerRevalidationsFirst(app.server, revalidation, edge);
   return app;
 }

@@ -156,6 +156,33 @@ describe('analysis routes', () => {
       expect(res.body).toBe('');
     }
   });
+  it('lets every path whose preflight promises CORS be read cross-origin (GET)', async () => {
+    for (const url of ['/healthz', '/health', '/noisefloor/healthz', '/noisefloor/health', '/v1/capabilities', '/noisefloor/v1/capabilities']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { origin: 'https://elsewhere.example' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers, url).toMatchObject({ ...CORS, 'cache-control': 'no-store' });
+    }
+    for (const url of ['/openapi.json', '/noisefloor/openapi.json']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { origin: 'https://elsewhere.example' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers, url).toMatchObject(CORS);
+    }
+  });
+
+  it('carries the CORS and cache headers on 404 and 405 answers for its paths', async () => {
+    const tool = Object.values(TOOL_PATHS);
+    const cases: [string, string, number][] = [
+      ...tool.flatMap((p): [string, string, number][] => [['GET', p, 405], ['PUT', p, 405], ['GET', `/noisefloor${p}`, 405], ['DELETE', `/noisefloor${p}`, 405]]),
+      ['POST', '/noisefloor/v1/nope', 404],
+      ['GET', '/noisefloor/nothing/here', 404],
+      ['POST', '/v1/research/nope', 404],
+    ];
+    for (const [method, url, status] of cases) {
+      const res = await t.app.inject({ method: method as 'GET', url, headers: JSON_HEADERS, payload: method === 'GET' ? undefined : '{}' });
+      expect(res.statusCode, `${method} ${url}`).toBe(status);
+      expect(res.headers, `${method} ${url}`).toMatchObject({ ...CORS, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    }
+  });
 });
 
 describe('analysis responses', () => {

@@ -44,6 +44,16 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-headers': 'Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version',
 };
 
+/**
+ * The reference's CORS and caching headers, which every response of its handler carries:
+ * this group's own routes, and the answers given outside it for its paths (the root health
+ * routes, a 404 or 405 under its namespaces).
+ */
+export function setAnalysisHeaders(reply: FastifyReply): void {
+  reply.headers(CORS_HEADERS);
+  reply.header('cache-control', 'no-store');
+}
+
 /** The order the capabilities `rest` member lists the operations in (the upstream's). */
 const REST_ORDER: readonly ToolName[] = ['market_assessment', 'narrative_triage', 'spectral_assessment', 'dyson_reference'];
 
@@ -155,8 +165,7 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
   const { deps, mountedAt } = options;
   // Every group A response, errors included, carries the reference's CORS and caching headers.
   app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(CORS_HEADERS);
-    reply.header('cache-control', 'no-store');
+    setAnalysisHeaders(reply);
     done();
   });
 

@@ -2,17 +2,24 @@
 // `/readyz` also proves the store can serve the storage routes (it answers, its schema is
 // complete, an SQLite file is intact), so orchestrators can route around a replica whose
 // database is gone or damaged.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { CoreErrors, AppError } from '../../core/errors.js';
 import { healthBody } from '../health.js';
+import { setAnalysisHeaders } from './analysis.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { Health, Readiness, type ReadyBody } from '../routes/system.js';
 
 export const systemPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
   const { deps } = options;
-  serveRoute(app, options, Health, async () => healthBody());
+  // The analysis upstream's health body, with its headers: a browser on another origin may
+  // read it, as the preflight these paths answer promises.
+  const health = async (_request: FastifyRequest, reply: FastifyReply) => {
+    setAnalysisHeaders(reply);
+    return healthBody();
+  };
+  serveRoute(app, options, Health, health);
   // The analysis upstream's alias; one operation in the OpenAPI document.
-  app.get('/health', { schema: { hide: true } }, async () => healthBody());
+  app.get('/health', { schema: { hide: true } }, health);
 
   serveRoute(app, options, Readiness, async (request): Promise<ReadyBody> => {
     try {

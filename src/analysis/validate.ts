@@ -15,6 +15,13 @@ import { codePointLength, loneSurrogateIndex } from '../core/strings.js';
 import { isUtcTimestamp } from '../core/time.js';
 import { AnalysisErrors } from './errors.js';
 
+/**
+ * How a body this validator checks is read (parseStrictJson options): as the upstream's
+ * Python reader does, a number literal beyond the double range is no syntax error but a
+ * value (±Infinity) the validator refuses as no finite number (422).
+ */
+export const ANALYSIS_BODY = { infiniteNumbers: true } as const;
+
 type Segment = string | number;
 
 /** The first problem found: `path` is a JSON pointer, `message` reads `input.a[0].b: …`. */
@@ -138,8 +145,9 @@ function checkNumber(n: number, b: ReturnType<typeof numberBounds>): Failure | u
 }
 
 function isIntegerToken(v: number, container: object | null, key: Segment): boolean {
-  // Only an integer token counts: `3.0` and `1e2` are floats, as in Python.
-  return Number.isInteger(v) && (container === null || !isFloatToken(container, key));
+  // Only an integer token counts: `3.0` and `1e2` are floats, as in Python. An integer
+  // literal beyond the double range (read as ±Infinity) is an int too: it fails as no finite number.
+  return (Number.isInteger(v) || v === Infinity || v === -Infinity) && (container === null || !isFloatToken(container, key));
 }
 
 /** A schema whose type is number, integer, or either of them with null, and no enum. */

@@ -8,6 +8,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { parseStrictJson } from '../core/json.js';
+// Read as REST reads analysis bodies, so a tool call answers what the REST operation does;
+// the other tools refuse a non-finite number as any value of the wrong kind.
+import { ANALYSIS_BODY } from '../analysis/validate.js';
 import { MAX_RPC_BATCH } from './limits.js';
 
 export interface RpcErrorReply {
@@ -40,7 +43,7 @@ export function screenBody(bytes: Uint8Array): ScreenedBody {
   let parsed: unknown;
   try {
     if (bytes.length === 0) throw new Error('empty body');
-    parsed = parseStrictJson(bytes);
+    parsed = parseStrictJson(bytes, ANALYSIS_BODY);
   } catch (error) {
     return { ok: false, status: 400, reply: rpcError(null, PARSE_ERROR, `parse error: ${(error as Error).message}`) };
   }

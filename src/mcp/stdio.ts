@@ -8,6 +8,9 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { parseStrictJson } from '../core/json.js';
+// Read as REST reads analysis bodies, so a tool call answers what the REST operation does;
+// the other tools refuse a non-finite number as any value of the wrong kind.
+import { ANALYSIS_BODY } from '../analysis/validate.js';
 import { encodeReply, INVALID_REQUEST, PARSE_ERROR, rpcError, screenMessage, strictArgumentsOf } from './envelope.js';
 import type { StrictArguments } from './server.js';
 
@@ -109,7 +112,7 @@ export class StrictStdioTransport implements Transport {
     if (line.toString('utf8').trim() === '') return;
     let parsed: unknown;
     try {
-      parsed = parseStrictJson(line);
+      parsed = parseStrictJson(line, ANALYSIS_BODY);
     } catch (error) {
       this.reply(rpcError(null, PARSE_ERROR, `parse error: ${(error as Error).message}`));
       return;

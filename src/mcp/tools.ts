@@ -308,7 +308,8 @@ function withQueryTexts(args: Record<string, unknown>, names: readonly string[])
 }
 
 function optionalNumber(args: Record<string, unknown>, name: string): void {
-  if (Object.hasOwn(args, name) && typeof args[name] !== 'number') refuse(`${name} must be an integer`, `/${name}`);
+  // A literal beyond the double range (read as ±Infinity, as an analysis body is) has no query text.
+  if (Object.hasOwn(args, name) && !Number.isFinite(args[name])) refuse(`${name} must be an integer`, `/${name}`);
 }
 
 /**

@@ -32,6 +32,23 @@ describe('strict JSON reader', () => {
     expect(() => parseStrictJson(text)).toThrow(JsonSyntaxError);
   });
 
+  it('reads literals beyond the double range as ±Infinity with infiniteNumbers, keeping their kind, as Python reads them', () => {
+    const huge = '9'.repeat(400);
+    for (const input of [`{"f": 1e400, "g": -1E+999, "i": ${huge}, "j": -${huge}, "k": [1e400, ${huge}]}`]) {
+      for (const bytes of [input, Buffer.from(input), Buffer.from(input.padEnd(70_000, ' '))]) {
+        const doc = parseStrictJson(bytes, { infiniteNumbers: true }) as { f: number; g: number; i: number; j: number; k: number[] };
+        expect([doc.f, doc.g, doc.i, doc.j, ...doc.k]).toEqual([Infinity, -Infinity, Infinity, -Infinity, Infinity, Infinity]);
+        expect([isFloatToken(doc, 'f'), isFloatToken(doc, 'g'), isFloatToken(doc, 'i'), isFloatToken(doc, 'j'), isFloatToken(doc.k, 0), isFloatToken(doc.k, 1)])
+          .toEqual([true, true, false, false, true, false]);
+        // Without the option they stay refused.
+        expect(() => parseStrictJson(bytes)).toThrow(JsonSyntaxError);
+      }
+    }
+    // Python's int-string limit still holds.
+    expect(() => parseStrictJson(`[${'9'.repeat(4301)}]`, { infiniteNumbers: true })).toThrow(/too many digits/);
+    expect(parseStrictJson(`[${'9'.repeat(4300)}]`, { infiniteNumbers: true })).toEqual([Infinity]);
+  });
+
   it('rejects invalid UTF-8 bytes', () => {
     expect(() => parseStrictJson(new Uint8Array([0x5b, 0x22, 0xc3, 0x28, 0x22, 0x5d]))).toThrow(/UTF-8/);
   });

@@ -27,8 +27,9 @@ export function registerAnalyse(program: Command): void {
       const input = await readInput(file);
       // Loaded here so the other commands do not pay for the analysis modules at start-up.
       const { runAnalysisTool } = await import('../../analysis/tools/dispatch.js');
+      const { ANALYSIS_BODY } = await import('../../analysis/validate.js');
       try {
-        const outcome = runAnalysisTool(tool, parseStrictJson(input));
+        const outcome = runAnalysisTool(tool, parseStrictJson(input, ANALYSIS_BODY));
         process.stdout.write(outcome.body + '\n');
       } catch (error) {
         const resolved = resolveError(error);

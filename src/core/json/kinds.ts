@@ -38,7 +38,9 @@ export function markFloat(container: object, key: Key): void {
 export function isFloatToken(container: object, key: Key): boolean {
   const value = (container as Record<Key, unknown>)[key];
   if (typeof value !== 'number') return false;
-  if (!Number.isInteger(value)) return true;
+  // ±Infinity (a literal beyond the double range, ParseOptions.infiniteNumbers) is a float
+  // only if it was written as one: `1e400` is, a 400-digit integer is not.
+  if (!Number.isInteger(value) && Number.isFinite(value)) return true;
   return numberKinds.get(container)?.get(key) === FLOAT;
 }
 

@@ -16,6 +16,21 @@ export interface ParseOptions {
    * the service would have to guard against. Request bodies keep the refusal.
    */
   hugeIntegers?: boolean;
+  /**
+   * Read a number literal beyond the double range as ±Infinity, as Python's json reads
+   * `1e400` (a float, so it is marked as one) and a long integer (an int, so it is not):
+   * group A's validator then refuses it as no finite number (422), as the upstream's does.
+   * Only for bodies a validator checks before any other use; integer literals over 4300
+   * digits are refused still (Python's limit). Wins over `hugeIntegers`.
+   */
+  infiniteNumbers?: boolean;
+}
+
+/** What the reader does with a number literal beyond the double range. */
+type Overflow = 'refuse' | 'digits' | 'infinity';
+
+function overflowOf(options: ParseOptions): Overflow {
+  return options.infiniteNumbers === true ? 'infinity' : options.hugeIntegers === true ? 'digits' : 'refuse';
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -30,7 +45,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  */
 export function parseStrictJson(input: Uint8Array | string, options: ParseOptions = {}): unknown {
   const maxDepth = options.maxDepth ?? 512;
-  const huge = options.hugeIntegers === true;
+  const huge = overflowOf(options);
   if (typeof input === 'string') {
     const fast = parseNative(input, Buffer.from(input, 'utf8'), maxDepth);
     return fast !== GENERAL ? fast : readText(input, maxDepth, huge);
@@ -45,19 +60,19 @@ export function parseStrictJson(input: Uint8Array | string, options: ParseOption
 }
 
 /** `parseStrictJson` of UTF-8 bytes, read from the bytes themselves (exported for tests). */
-export function readInPlace(input: Uint8Array, maxDepth = 512, hugeIntegers = false): unknown {
+export function readInPlace(input: Uint8Array, maxDepth = 512, overflow: Overflow = 'refuse'): unknown {
   const bytes = Buffer.from(input.buffer, input.byteOffset, input.length);
   // Pure ASCII: byte positions are character positions, so errors are exact as raised.
-  if (isAscii(bytes)) return new Parser(bytes, null, bytes, maxDepth, 0, hugeIntegers).parseDocument();
+  if (isAscii(bytes)) return new Parser(bytes, null, bytes, maxDepth, 0, overflow).parseDocument();
   if (!isUtf8(bytes)) throw new JsonSyntaxError('body is not valid UTF-8', 0);
   try {
     // A leading UTF-8 BOM is dropped, as Python's json.loads does.
     const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    return new Parser(bytes, null, bytes, maxDepth, bom, hugeIntegers).parseDocument();
+    return new Parser(bytes, null, bytes, maxDepth, bom, overflow).parseDocument();
   } catch (error) {
     // Offsets count characters: the text reader raises the same refusal with its offset.
     if (!(error instanceof JsonSyntaxError)) throw error;
-    return readText(decode(bytes), maxDepth, hugeIntegers);
+    return readText(decode(bytes), maxDepth, overflow);
   }
 }
 
@@ -66,13 +81,13 @@ const SMALL_BODY = 64 * 1024;
 
 /** `parseStrictJson` by the general reader on text alone: what the other paths are tested against. */
 export function parseStrictJsonGeneral(input: Uint8Array | string, options: ParseOptions = {}): unknown {
-  return readText(decode(input), options.maxDepth ?? 512, options.hugeIntegers === true);
+  return readText(decode(input), options.maxDepth ?? 512, overflowOf(options));
 }
 
-function readText(text: string, maxDepth: number, hugeIntegers: boolean): unknown {
+function readText(text: string, maxDepth: number, overflow: Overflow): unknown {
   const codes = new Uint16Array(text.length);
   for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
-  return new Parser(codes, text, null, maxDepth, 0, hugeIntegers).parseDocument();
+  return new Parser(codes, text, null, maxDepth, 0, overflow).parseDocument();
 }
 
 function decode(input: Uint8Array | string): string {
@@ -107,7 +122,7 @@ class Parser {
     private readonly bytes: Buffer | null,
     private readonly maxDepth: number,
     start: number,
-    private readonly hugeIntegers = false,
+    private readonly overflow: Overflow = 'refuse',
   ) {
     this.pos = start;
   }
@@ -524,7 +539,16 @@ class Parser {
     } else {
       value = Number(this.slice(start, p));
       if (!Number.isFinite(value)) {
-        if (isFloat || !this.hugeIntegers) {
+        if (this.overflow === 'infinity') {
+          if (!isFloat && intDigits > MAX_INTEGER_DIGITS) {
+            this.pos = start;
+            this.fail('integer literal has too many digits');
+          }
+          this.put(container, key, value);
+          if (isFloat) markFloat(container, key);
+          return;
+        }
+        if (isFloat || this.overflow === 'refuse') {
           this.pos = start;
           this.fail('number literal overflows a double');
         }

@@ -6,6 +6,7 @@
 import { AppError, type ErrorDefinition } from '../../core/errors.js';
 import { encodePythonBodyBytes, JsonSyntaxError, parseStrictJson } from '../../core/json.js';
 import { runAnalysisToolEncoded } from '../../analysis/tools/dispatch.js';
+import { ANALYSIS_BODY } from '../../analysis/validate.js';
 
 export interface AnalysisJob {
   /** The tool name (market_assessment, ab_test, …). */
@@ -47,7 +48,7 @@ export function runJob(job: AnalysisJob, releaseBytes?: (bytes: Uint8Array) => v
   try {
     let parsed: unknown;
     try {
-      parsed = parseStrictJson(job.bytes);
+      parsed = parseStrictJson(job.bytes, ANALYSIS_BODY);
     } finally {
       releaseBytes?.(job.bytes);
     }

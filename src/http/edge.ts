@@ -55,10 +55,25 @@ const FRAMING_FAILURES = new Set([
 
 type Refusal = 'framing' | 'request' | 'url' | 'headers' | 'timeout' | 'method';
 
-function refusalFor(code: string | undefined): Refusal {
+// RFC 9110 §5.6.2 token characters, which a method consists of.
+const TCHAR = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]$/;
+
+/**
+ * Node's parser stops at the first byte that continues no method it knows: a token
+ * character there is a method this service does not have (405); anything else (a TLS
+ * handshake, JSON, `G@T`) is no method at all, a malformed request line (400).
+ */
+function isUnknownMethod(error: { rawPacket?: unknown; bytesParsed?: number }): boolean {
+  const { rawPacket, bytesParsed } = error;
+  if (!Buffer.isBuffer(rawPacket) || bytesParsed === undefined || bytesParsed >= rawPacket.length) return true;
+  return TCHAR.test(String.fromCharCode(rawPacket[bytesParsed]));
+}
+
+function refusalFor(error: { code?: string; rawPacket?: unknown; bytesParsed?: number }): Refusal {
+  const code = error.code;
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 'timeout';
   if (code === 'HPE_HEADER_OVERFLOW') return 'headers';
-  if (code === 'HPE_INVALID_METHOD') return 'method';
+  if (code === 'HPE_INVALID_METHOD') return isUnknownMethod(error) ? 'method' : 'request';
   if (code === 'HPE_INVALID_URL') return 'url';
   if (code !== undefined && FRAMING_FAILURES.has(code)) return 'framing';
   return 'request';
@@ -209,7 +224,7 @@ export function createEdge(config: EdgeConfig): Edge {
     }
     // A refused HEAD request gets no body either (RFC 9110 §9.3.2); the raw packet is looked at for its method only.
     const head = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
-    const { status, bytes } = responseFor(refusalFor(error.code), head);
+    const { status, bytes } = responseFor(refusalFor(error), head);
     // Never the raw packet: it holds the client's headers, Authorization included.
     this.log.info({ refused: { reason: error.code ?? 'unknown', status } }, 'request refused before routing');
     answerAfterPending(socket, bytes, Date.now() + config.requestTimeout);

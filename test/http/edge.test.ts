@@ -72,6 +72,12 @@ describe('requests the HTTP parser refuses', () => {
     ['an HTTP version that does not exist', `GET /healthz HTTP/1.2\r\n${host}\r\n`, 400, 'malformed_request'],
     ['a version that is not one', `GET /healthz HTTP/x.y\r\n${host}\r\n`, 400, 'malformed_request'],
     ['a method HTTP does not define', `BREW /healthz HTTP/1.1\r\n${host}\r\n`, 405, 'unsupported_method'],
+    ['a method in lower case (another token)', `get /healthz HTTP/1.1\r\n${host}\r\n`, 405, 'unsupported_method'],
+    ['a known method with token characters after it', `GETX /healthz HTTP/1.1\r\n${host}\r\n`, 405, 'unsupported_method'],
+    ['a TLS handshake (no method at all)', '\x16\x03\x01\x00\x05hello', 400, 'malformed_request'],
+    ['a JSON body where the request line belongs', `{"a":1} / HTTP/1.1\r\n${host}\r\n`, 400, 'malformed_request'],
+    ['markup where the method belongs', `<html> / HTTP/1.1\r\n${host}\r\n`, 400, 'malformed_request'],
+    ['a method with a byte no token has', `G@T /healthz HTTP/1.1\r\n${host}\r\n`, 400, 'malformed_request'],
     ['raw non-ASCII bytes in the path', `GET /caf\xe9 HTTP/1.1\r\n${host}\r\n`, 400, 'malformed_url'],
     ['a space inside the path', `GET /a b/c HTTP/1.1\r\n${host}\r\n`, 400, 'malformed_request'],
   ])('%s: a coded refusal, then the connection is closed', async (_name, request, status, code) => {

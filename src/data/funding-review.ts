@@ -18,7 +18,8 @@ import { CLOCK_SKEW_SECONDS, packetClocksConsistent } from '../funding/latest.js
 import { PUBLISHER_KEYS } from '../funding/publishers/types.js';
 import { FundingReadErrors, retryAfterFor } from '../funding/read-errors.js';
 import { FRESHNESS_BASIS, METHOD_VERSION } from '../funding/terms.js';
-import { PacketVerificationError, verifyStoredPacket, type VerifiedPacket } from '../funding/verify.js';
+import { PacketVerificationError, type VerifiedPacket } from '../funding/verify.js';
+import { verifyReadPacket } from '../funding/verify-read.js';
 import type { FreshnessAssessment, FundingReviewBody, FundingReviewRow } from './funding-review-schema.js';
 import { releaseIdentity } from './release.js';
 
@@ -72,7 +73,7 @@ export async function composeFundingReview(ctx: FundingReviewContext): Promise<F
   try {
     const row = await findPacket(storage.db, attempt.packet_id);
     if (!row || row.mode !== config.mode) throw new PacketVerificationError(attempt.packet_id, 'missing from the archive');
-    packet = verifyStoredPacket(row);
+    packet = verifyReadPacket(storage, row);
     if (attempt.manifest_sha256 !== packet.manifestSha256) throw new PacketVerificationError(packet.packetId, 'manifest differs from the attempt');
   } catch (error) {
     const def = error instanceof PacketVerificationError ? FundingReadErrors.artifact_verification_failed : CoreErrors.storage_unavailable;

@@ -8,7 +8,8 @@ import { currentEvidence, encodeBody, fromStorage, verifiedOr503, type EncodedBo
 import { FundingReadErrors, unavailable } from './read-errors.js';
 import { AppError } from '../core/errors.js';
 import { CHANGES_SCHEMA, CHANGES_SCOPE } from './terms.js';
-import { verifyStoredPacket, type VerifiedPacket } from './verify.js';
+import type { VerifiedPacket } from './verify.js';
+import { verifyReadPacket } from './verify-read.js';
 import { isPacketId } from './packet.js';
 import type { Instant } from '../core/time.js';
 import type { Change, FundingChanges } from './schemas/changes.js';
@@ -72,7 +73,7 @@ export async function changesBody(storage: Storage, config: ReadConfig, now: Ins
     if (row.archived_at_us > Number(latest.archivedAt) || (row.archived_at_us === Number(latest.archivedAt) && row.seq > latest.seq)) {
       throw new AppError(FundingReadErrors.since_after_latest, 'the starting packet was archived after the current latest packet; changes only run forward');
     }
-    since = verifiedOr503(config, () => verifyStoredPacket(row));
+    since = verifiedOr503(config, () => verifyReadPacket(storage, row));
   }
   try {
     return { encoded: encodeBody(changesDocument(since, latest, config.mode === 'sample')), latest };

@@ -23,7 +23,8 @@ import type { Instant } from '../core/time.js';
 import type { Database } from '../storage/schema.js';
 import type { Storage } from '../storage/storage.js';
 import { findPacket, newestAttempt, type AttemptRow } from './archive.js';
-import { PacketVerificationError, verifyStoredPacket, type VerifiedPacket } from './verify.js';
+import { PacketVerificationError, type VerifiedPacket } from './verify.js';
+import { verifyReadPacket } from './verify-read.js';
 
 /** Longest a cached state is used without asking the change counter (µs). */
 export const CHANGE_CHECK_INTERVAL_US = 1_000_000n;
@@ -76,28 +77,29 @@ async function readRevision(db: Db): Promise<number> {
 }
 
 /** Reads the newest attempt and, when it succeeded, loads and verifies its packet. */
-export async function loadStoredCurrent(db: Db, mode: string): Promise<StoredCurrent> {
+export async function loadStoredCurrent(storage: Pick<Storage, 'db' | 'distrust'>, mode: string): Promise<StoredCurrent> {
+  const db = storage.db;
   const attempt = await newestAttempt(db, mode);
   if (!attempt || attempt.outcome === 'failed' || attempt.packet_id === null || attempt.error !== null) return { attempt, packet: undefined };
   const row = await findPacket(db, attempt.packet_id);
   if (!row || row.mode !== mode) return { attempt, packet: { kind: 'missing' } };
   try {
-    return { attempt, packet: { kind: 'verified', packet: verifyStoredPacket(row) } };
+    return { attempt, packet: { kind: 'verified', packet: verifyReadPacket(storage, row) } };
   } catch (error) {
     if (error instanceof PacketVerificationError) return { attempt, packet: { kind: 'invalid', error } };
     throw error;
   }
 }
 
-async function refresh(entry: Entry, db: Db, mode: string, now: Instant): Promise<StoredCurrent> {
+async function refresh(entry: Entry, storage: Storage, mode: string, now: Instant): Promise<StoredCurrent> {
   const epoch = entry.epoch;
   // The counter is read before the rows: a write landing in between leaves a newer counter
   // than the one recorded here, so the next check loads again.
-  const revision = await readRevision(db);
+  const revision = await readRevision(storage.db);
   let state = entry.state;
   let verifiedAt = entry.verifiedAt;
   if (state === undefined || revision !== entry.revision || due(now, entry.verifiedAt, REVERIFY_INTERVAL_US)) {
-    state = await loadStoredCurrent(db, mode);
+    state = await loadStoredCurrent(storage, mode);
     verifiedAt = now;
   }
   if (entry.epoch === epoch) Object.assign(entry, { state, revision, checkedAt: now, verifiedAt });
@@ -114,7 +116,7 @@ export function storedCurrent(storage: Storage, mode: string, now: Instant): Pro
   if (fresh !== undefined) return Promise.resolve(fresh);
   const entry = entryFor(storage.db, mode);
   if (entry.pending) return entry.pending;
-  const pending = refresh(entry, storage.db, mode, now).finally(() => {
+  const pending = refresh(entry, storage, mode, now).finally(() => {
     if (entry.pending === pending) entry.pending = undefined;
   });
   entry.pending = pending;

@@ -97,6 +97,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     db,
     location: redact(options.connectionString),
     ping: () => probeWith(db, 'postgres'),
+    distrust: () => undefined,
     serialized(lockName, fn) {
       return db.transaction().execute(async (trx) => {
         await sql`select pg_advisory_xact_lock(${lockKey(lockName).toString()}::bigint)`.execute(trx);

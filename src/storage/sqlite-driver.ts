@@ -29,6 +29,7 @@ import {
 } from 'kysely';
 import { busyBackoffMs, classifySqliteError, StorageBusyError, StorageFaultError, StorageRefusedError } from './faults.js';
 import { checkSqliteFile, type IntegrityVerdict } from './sqlite-integrity.js';
+import { DISTRUST_INTERVAL_MS } from './storage.js';
 
 /** Pause before the first reopen after a failed one; doubles up to the maximum. */
 const REOPEN_PAUSE_MS = 1000;
@@ -106,6 +107,7 @@ export class ResilientSqliteDriver implements Driver {
   #walIdentity: FileIdentity = null;
   #reopenPauseMs = REOPEN_PAUSE_MS;
   #reopening = false;
+  #distrustedAt = -Infinity;
   #verdict: { generation: number; result: Promise<IntegrityVerdict> } | null = null;
   #closed = false;
 
@@ -322,6 +324,15 @@ export class ResilientSqliteDriver implements Driver {
       if (kind === 'refused') throw new StorageRefusedError(describe(error), error);
       throw error;
     }
+  }
+
+  /** See Storage.distrust. */
+  distrust(reason: string): void {
+    if (this.#options.file === ':memory:' || this.#fault !== null || this.#closed) return;
+    const now = Date.now();
+    if (now - this.#distrustedAt < DISTRUST_INTERVAL_MS) return;
+    this.#distrustedAt = now;
+    this.#markFaulty(`a value read from the store failed its check (${reason.slice(0, 200)}); the file is checked and reopened`);
   }
 
   #markFaulty(reason: string): void {

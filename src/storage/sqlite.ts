@@ -121,6 +121,7 @@ export async function openSqliteStorage(options: SqliteOptions): Promise<Storage
         }
       });
     },
+    distrust: (reason) => driver.distrust(reason),
     tryLease: (name, holder, ttlMs, nowMs = Date.now()) => tryLeaseWith(storage, name, holder, ttlMs, nowMs),
     releaseLease: (name, holder) => releaseLeaseWith(storage, name, holder),
     async close() {

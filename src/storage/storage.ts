@@ -31,8 +31,19 @@ export interface Storage {
    */
   tryLease(name: string, holder: string, ttlMs: number, nowMs?: number): Promise<boolean>;
   releaseLease(name: string, holder: string): Promise<void>;
+  /**
+   * Told that a value read from the store failed a check the store cannot make itself (an
+   * artifact's hash). SQLite keeps pages it read while its file was damaged for as long as
+   * no write changes the file, so a repaired file would go on failing: the connection is
+   * replaced, once the file passes its structural check, and reads come from disk again.
+   * At most once per DISTRUST_INTERVAL_MS, so a store tampered through SQL costs one check a
+   * minute. PostgreSQL keeps no such cache: nothing to do.
+   */
+  distrust(reason: string): void;
   close(): Promise<void>;
 }
+
+export const DISTRUST_INTERVAL_MS = 60_000;
 
 /**
  * Brings the schema up to date. On PostgreSQL the dialect's introspector shows the migrator

@@ -19,7 +19,8 @@ import { currentEvidence, fromStorage, judgeCurrent, latestBody, verifiedOr503, 
 import { PACKET_FILES, type PacketFile } from '../../funding/packet.js';
 import { FundingReadErrors, sinceRequired } from '../../funding/read-errors.js';
 import { FUNDING_SOURCES_PAGE } from '../../funding/sources-page.js';
-import { verifyStoredPacket, type VerifiedPacket } from '../../funding/verify.js';
+import type { VerifiedPacket } from '../../funding/verify.js';
+import { verifyReadPacket } from '../../funding/verify-read.js';
 import { freshStoredCurrent, storedCurrent } from '../../funding/current-cache.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import { servedAt } from '../contract.js';
@@ -187,7 +188,7 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
     if (current?.kind === 'invalid' && current.error.packetId === packetId) return verifiedOr503(readConfig, () => { throw current.error; });
     const row = await fromStorage(() => findPacket(storage.db, packetId));
     if (!row || row.mode !== config.mode) throw new AppError(FundingReadErrors.packet_not_found, 'no packet with this id is in this archive');
-    return verifiedOr503(readConfig, () => verifyStoredPacket(row));
+    return verifiedOr503(readConfig, () => verifyReadPacket(storage, row));
   };
 
   serveRoute(app, options, FundingPacketFile, async (request, reply) => {

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   JsonSyntaxError, LoneSurrogateError, cloneJson, copyMember, encodeCanonicalDocument, encodeDigestJson, sha256OfDigestJson,
-  encodePythonBody, isFloatToken, markFloat, parseStrictJson, pyFloatRepr,
+  encodePythonBody, isFloatToken, markFloat, parseStrictJson, pyFloatRepr, rawIntegerOf,
 } from '../../src/core/json.js';
+import { setRawInteger } from '../../src/core/json/kinds.js';
 import { floatText } from '../../src/core/json/format.js';
 import { sha256Hex } from '../../src/core/hash.js';
 
@@ -47,6 +48,24 @@ describe('strict JSON reader', () => {
     // Python's int-string limit still holds.
     expect(() => parseStrictJson(`[${'9'.repeat(4301)}]`, { infiniteNumbers: true })).toThrow(/too many digits/);
     expect(parseStrictJson(`[${'9'.repeat(4300)}]`, { infiniteNumbers: true })).toEqual([Infinity]);
+  });
+
+  it('keeps each container\'s number kinds its own when many mark the same key (shared tables are copied before a write)', () => {
+    const rows = Array.from({ length: 5 }, (_, i) => ({ value: i, other: 7 }));
+    for (const row of rows) markFloat(row, 'value');
+    markFloat(rows[1], 'other');
+    setRawInteger(rows[2], 'other', '123456789012345678901');
+    markFloat(rows[3], 'value');
+    expect(rows.map((r) => isFloatToken(r, 'value'))).toEqual([true, true, true, true, true]);
+    expect(rows.map((r) => isFloatToken(r, 'other'))).toEqual([false, true, false, false, false]);
+    expect(rows.map((r) => rawIntegerOf(r, 'other'))).toEqual([undefined, undefined, '123456789012345678901', undefined, undefined]);
+    expect(rows.map((r) => encodePythonBody(r))).toEqual([
+      '{"value": 0.0, "other": 7}', '{"value": 1.0, "other": 7.0}', '{"value": 2.0, "other": 123456789012345678901}', '{"value": 3.0, "other": 7}', '{"value": 4.0, "other": 7}',
+    ]);
+    // A clone starts from its source's kinds and may then differ.
+    const copy = cloneJson(rows[0]);
+    markFloat(copy, 'other');
+    expect([isFloatToken(copy, 'other'), isFloatToken(rows[0], 'other'), isFloatToken(rows[4], 'other')]).toEqual([true, false, false]);
   });
 
   it('rejects invalid UTF-8 bytes', () => {

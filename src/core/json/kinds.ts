@@ -25,13 +25,35 @@ export function hasNumberKinds(container: object): boolean {
   return numberKinds.has(container);
 }
 
+// Containers whose one entry is `key: FLOAT` share one table per key (every row of a data
+// answer marks its `value`): a table of its own per row cost more than the row. A shared
+// table is never written: a second entry gives the container a copy of its own first.
+const sharedFloatTables = new Map<Key, Map<Key, NumberKind>>();
+const sharedTables = new WeakSet<Map<Key, NumberKind>>();
+
 function kindsOf(container: object): Map<Key, NumberKind> {
   let map = numberKinds.get(container);
   if (!map) numberKinds.set(container, (map = new Map<Key, NumberKind>()));
+  else if (sharedTables.has(map)) numberKinds.set(container, (map = new Map(map)));
   return map;
 }
 
 export function markFloat(container: object, key: Key): void {
+  const map = numberKinds.get(container);
+  if (map === undefined) {
+    let shared = sharedFloatTables.get(key);
+    if (shared === undefined && sharedFloatTables.size < 64) {
+      shared = new Map<Key, NumberKind>([[key, FLOAT]]);
+      sharedFloatTables.set(key, shared);
+      sharedTables.add(shared);
+    }
+    if (shared !== undefined) {
+      numberKinds.set(container, shared);
+      return;
+    }
+  } else if (map.get(key) === FLOAT) {
+    return;
+  }
   kindsOf(container).set(key, FLOAT);
 }
 

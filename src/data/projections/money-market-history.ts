@@ -5,7 +5,7 @@
 import { makeRow } from '../row.js';
 import { member, numberAt, pointer } from '../text.js';
 import { atlasMarkets, publisherAvailability } from './atlas.js';
-import type { EvidenceRow } from '../row.js';
+import type { EvidenceRow, RowFields } from '../row.js';
 import type { Projector } from './types.js';
 
 export const projectMoneyMarketHistory: Projector = ({ document, base }) => {
@@ -23,17 +23,22 @@ export const projectMoneyMarketHistory: Projector = ({ document, base }) => {
       rows.push(makeRow(base, { ...meta, availability: publisherAvailability(benchmark), source_field: historyField }));
       continue;
     }
-    history.forEach((point, j) => {
-      if (!Array.isArray(point) || point.length !== 2 || typeof point[0] !== 'string') return;
+    // One fields object per market, its point members set per point (makeRow copies them):
+    // a history holds thousands of points, and a spread copy of the market's fields per
+    // point made most of a long history's cost.
+    const fields: RowFields = { ...meta };
+    const pointPrefix = `${pointer('markets', index, 'benchmark', 'history')}/`;
+    for (let j = 0; j < history.length; j++) {
+      const point: unknown = history[j];
+      if (!Array.isArray(point) || point.length !== 2 || typeof point[0] !== 'string') continue;
       const value = numberAt(point, 1);
-      rows.push(makeRow(base, {
-        ...meta,
-        value,
-        availability: value === null ? 'unavailable' : 'published',
-        as_of: point[0].isWellFormed() ? point[0] : point[0].toWellFormed(),
-        source_field: pointer('markets', index, 'benchmark', 'history', j, 1),
-      }));
-    });
+      const clock: string = point[0];
+      fields.value = value;
+      fields.availability = value === null ? 'unavailable' : 'published';
+      fields.as_of = clock.isWellFormed() ? clock : clock.toWellFormed();
+      fields.source_field = `${pointPrefix}${j}/1`;
+      rows.push(makeRow(base, fields));
+    }
   }
   return rows;
 };

@@ -73,6 +73,19 @@ describe('POST /v1/applications', () => {
     expect(res.json().detail).toEqual(expect.any(String));
   });
 
+  it('lets no cache store a refusal of enrollment, revocation or browser counters (no-store, no-transform)', async () => {
+    const a = await app();
+    const refusals = await Promise.all([
+      a.inject({ method: 'POST', url: '/v1/applications', payload: 'x', headers: { 'content-type': 'text/plain' } }),
+      a.inject({ method: 'POST', url: '/v1/applications', payload: '{', headers: { 'content-type': 'application/json' } }),
+      a.inject({ method: 'POST', url: '/funding-evidence/v1/applications', payload: '{"measurement_consent": false}', headers: { 'content-type': 'application/json' } }),
+      a.inject({ method: 'DELETE', url: '/v1/applications/current' }),
+      a.inject({ method: 'POST', url: '/events', payload: '{}', headers: { 'content-type': 'application/json' } }),
+    ]);
+    expect(refusals.map((r) => r.statusCode)).toEqual([415, 400, 400, 401, 403]);
+    for (const r of refusals) expect(r.headers['cache-control'], r.body).toBe('no-store, no-transform');
+  });
+
   it('refuses a body that is not JSON, or has duplicate keys, with 400', async () => {
     const a = await app();
     for (const payload of ['{"measurement_consent": tru', '{"measurement_consent": true, "measurement_consent": true}']) {

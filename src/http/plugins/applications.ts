@@ -13,6 +13,7 @@ import { hasExclusionHeader } from '../../applications/traffic.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { EnrollApplication, EraseCurrentApplication, ForgetBrowserVisitor, RecordBrowserEvent } from '../routes/applications.js';
 import { BROWSER_EVENT_BODY_LIMIT, forgetVisitor, parseBrowserEvent, parseForget, recordBrowserEvent } from '../../applications/browser-events.js';
+import { noStoreByDefault } from './funding.js';
 
 /**
  * Browser origins, besides this service's own pages (its /docs), that may create or erase
@@ -62,6 +63,7 @@ const mediaTypeGuard: onRequestAsyncHookHandler = async (request) => {
 export const applicationsPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
   const { deps } = options;
   const ctx = { storage: deps.storage, clock: deps.clock };
+  noStoreByDefault(app);
 
   // Browser counters need an Origin: only pages of this service (or listed ones) send them.
   const eventOriginGuard: onRequestAsyncHookHandler = async (request) => {

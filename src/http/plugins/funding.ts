@@ -8,7 +8,7 @@
 // until (409) → since in archive (404) → forward (409) → comparison (503) → body and
 // ETag → only then If-None-Match (304). Nothing that fails a check can reach a 304.
 
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import { useCors, type CorsPolicy } from '../cors.js';
 import { formatInstantOffset, type Instant } from '../../core/time.js';
@@ -64,6 +64,18 @@ function readHeaders(etag: string): [string, string][] {
   return [['etag', etag], ['cache-control', READ_CACHE_CONTROL], ['vary', 'Authorization, Origin']];
 }
 
+/**
+ * Group B's default (funding upstream §5.2): errors and anything else without a caching
+ * policy of its own must not be stored by caches. A callback hook: an async one costs a
+ * promise on every read.
+ */
+export function noStoreByDefault(app: FastifyInstance): void {
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store, no-transform');
+    done(null, payload);
+  });
+}
+
 export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
   const { deps, mountedAt } = options;
   flushUsageOnClose(app, deps);
@@ -74,12 +86,7 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
 
   // CORS for this group's routes only (a global plugin would answer other groups' preflights).
   const preflight = useCors(app, CORS);
-  // Errors and anything else without its own policy must not be stored by caches.
-  // (A callback hook: an async one costs a promise on every read.)
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store, no-transform');
-    done(null, payload);
-  });
+  noStoreByDefault(app);
 
 
   const sendConditional = async (request: FastifyRequest, reply: FastifyReply, send: ConditionalSend) => {

@@ -10,7 +10,7 @@
 
 import { CoreErrors, type ErrorDefinition } from '../core/errors.js';
 import type { Config } from '../core/config.js';
-import { cloneJson, markFloat, parseStrictJson } from '../core/json.js';
+import { copyMember, markFloat, parseStrictJson } from '../core/json.js';
 import { formatInstantOffset, secondsBetween, type Instant } from '../core/time.js';
 import type { Storage } from '../storage/storage.js';
 import { findPacket, newestAttempt, type AttemptRow } from '../funding/archive.js';
@@ -20,8 +20,10 @@ import { FundingReadErrors, retryAfterFor } from '../funding/read-errors.js';
 import { FRESHNESS_BASIS, METHOD_VERSION } from '../funding/terms.js';
 import { PacketVerificationError, type VerifiedPacket } from '../funding/verify.js';
 import { verifyReadPacket } from '../funding/verify-read.js';
-import type { FreshnessAssessment, FundingReviewBody, FundingReviewRow } from './funding-review-schema.js';
+import { FundingReviewRowSchema, type FreshnessAssessment, type FundingReviewBody, type FundingReviewRow } from './funding-review-schema.js';
 import { releaseIdentity } from './release.js';
+
+const ROW_KEYS = Object.keys(FundingReviewRowSchema.properties);
 
 export const FUNDING_REVIEW_SCHEMA = 'liquidity-lab.funding-review.v1';
 export const FUNDING_REVIEW_MEASUREMENT_SCOPE = 'captured_operator_checks_not_continuous_uptime_or_point_in_time_history';
@@ -108,8 +110,11 @@ function fromPacket(ctx: FundingReviewContext, attempt: AttemptRow, packet: Veri
   const ready = available && !stale && issues.length === 0;
   const override = !available ? 'capture_unavailable' : stale ? 'stale_capture' : null;
 
+  // The packet's rows are canonical JSON (keys sorted); the review lists them in the
+  // documented column order, the CSV's (data-upstream §3.5).
   const results = packet.results.map((source) => {
-    const row = cloneJson(source) as FundingReviewRow;
+    const row = {} as FundingReviewRow;
+    for (const key of ROW_KEYS) if (Object.hasOwn(source, key)) copyMember(row, key, source, key);
     if (override !== null) row.review_status = override;
     return row;
   });

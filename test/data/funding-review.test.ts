@@ -65,6 +65,9 @@ describe('funding review from our own archive', () => {
     const csv = await h.get(CSV);
     expect(csv.statusCode).toBe(200);
     expect(Buffer.from(csv.rawPayload).equals(Buffer.from(row.csv))).toBe(true);
+    // Each row's members come in the documented column order, the CSV's header (§3.5).
+    const header = Buffer.from(row.csv).toString('utf8').split(/\r?\n/)[0].split(',');
+    for (const r of body.results) expect(Object.keys(r)).toEqual(header);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.headers['cache-control']).toBe('no-store');
     expect(csv.headers['content-disposition']).toBe('attachment; filename="funding-observations.csv"');

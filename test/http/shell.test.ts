@@ -16,10 +16,11 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('HTTP shell', () => {
-  it('answers liveness with the analysis health keys and no version header', async () => {
+  it('answers liveness with the analysis and data API health keys and no version header', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ name: 'noisefloor', version: '0.4.0', status: 'ok' });
+    const release = (await t.app.inject({ method: 'GET', url: '/api/v1/release' })).json<{ release_id: string }>().release_id;
+    expect(res.json()).toMatchObject({ name: 'noisefloor', version: '0.4.0', status: 'ok', scope: 'backend_process_only', upstream_status: 'not_checked', release_id: release });
     expect(res.headers.server).toBeUndefined();
     expect(res.headers['x-powered-by']).toBeUndefined();
   });

@@ -4,18 +4,20 @@
 // database is gone or damaged.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { CoreErrors, AppError } from '../../core/errors.js';
-import { healthBody } from '../health.js';
+import { serviceHealthBody } from '../health.js';
+import { releaseIdentity } from '../../data/release.js';
 import { setAnalysisHeaders } from './analysis.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { Health, Readiness, type ReadyBody } from '../routes/system.js';
 
 export const systemPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
   const { deps } = options;
+  const releaseId = releaseIdentity(deps.config).release_id;
   // The analysis upstream's health body, with its headers: a browser on another origin may
   // read it, as the preflight these paths answer promises.
   const health = async (_request: FastifyRequest, reply: FastifyReply) => {
     setAnalysisHeaders(reply);
-    return healthBody();
+    return serviceHealthBody(releaseId);
   };
   serveRoute(app, options, Health, health);
   // The analysis upstream's alias; one operation in the OpenAPI document.

@@ -14,6 +14,9 @@ export const HealthResponse = Type.Object(
     status: Type.Literal('ok'),
     service: Str,
     service_version: Str,
+    scope: Type.Literal('backend_process_only', { description: 'What was checked: this process answers (the data API upstream\'s health key).' }),
+    upstream_status: Type.Literal('not_checked', { description: 'Liveness never contacts a publisher or source.' }),
+    release_id: Type.String({ description: 'The release identity of /api/v1/release.' }),
   },
   { additionalProperties: false },
 );

@@ -58,6 +58,25 @@ describe('POST /v1/applications', () => {
     expect(res.statusCode).toBe(201);
   });
 
+  it('is also served at the data API upstream\'s /api/v1/applications, with the same keys and refusals', async () => {
+    const a = await app();
+    const post = (payload: string, type = 'application/json', url = '/api/v1/applications') => a.inject({ method: 'POST', url, payload, headers: { 'content-type': type } });
+    const created = await post(CONSENT);
+    expect(created.statusCode).toBe(201);
+    const viaFunding = await post(CONSENT, 'application/json', '/v1/applications');
+    expect(Object.keys(created.json())).toEqual(Object.keys(viaFunding.json()));
+    expect((await post('{"measurement_consent": false}')).json()).toMatchObject({ code: 'consent_required' });
+    expect((await post(CONSENT, 'text/plain')).statusCode).toBe(415);
+    expect((await a.inject({ method: 'POST', url: '/api/v1/applications', payload: CONSENT, headers: { 'content-type': 'application/json', origin: 'https://elsewhere.example' } })).json())
+      .toMatchObject({ code: 'origin_not_allowed' });
+    expect((await a.inject({ method: 'DELETE', url: '/api/v1/applications/current' })).json()).toMatchObject({ code: 'credential_required' });
+    const token = created.json<{ token: string }>().token;
+    const erased = await a.inject({ method: 'DELETE', url: '/api/v1/applications/current', headers: { authorization: `Bearer ${token}` } });
+    expect(erased.statusCode).toBe(200);
+    // Erased there means erased here: the same key is gone from group B's route too.
+    expect((await a.inject({ method: 'DELETE', url: '/v1/applications/current', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(401);
+  });
+
   it.each([
     ['false', '{"measurement_consent": false}'],
     ['1', '{"measurement_consent": 1}'],

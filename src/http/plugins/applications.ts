@@ -3,7 +3,7 @@
 // Origin → media type → size → exact consent body → allowances → store, and for
 // erasure Origin → credential → key present → store.
 
-import type { FastifyPluginAsync, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { AppError, CoreErrors } from '../../core/errors.js';
 import { ApplicationErrors } from '../../applications/errors.js';
 import { enroll, enrollmentBody, ENROLLMENT_BODY_LIMIT, isExactConsent } from '../../applications/enroll.js';
@@ -97,34 +97,31 @@ export const applicationsPlugin: FastifyPluginAsync<GroupPluginOptions> = async 
     { bodyLimit: BROWSER_EVENT_BODY_LIMIT, onRequest: [eventOriginGuard, mediaTypeGuard] },
   );
 
-  serveRoute(
-    app,
-    options,
-    EnrollApplication,
-    async (request, reply) => {
-      if (!isExactConsent(request.body)) {
-        throw new AppError(ApplicationErrors.consent_required, 'enrollment needs exactly {"measurement_consent": true}');
-      }
-      const enrollment = await enroll(ctx, { excluded: hasExclusionHeader(request.headers) });
-      reply.header('cache-control', 'no-store');
-      return reply.code(201).send(enrollmentBody(enrollment));
-    },
-    { bodyLimit: ENROLLMENT_BODY_LIMIT, onRequest: [originGuard, mediaTypeGuard] },
-  );
-
-  serveRoute(
-    app,
-    options,
-    EraseCurrentApplication,
-    async (request, reply) => {
-      const caller = await resolveCaller(ctx, request.headers.authorization);
-      if (caller.kind === 'anonymous') {
-        throw new AppError(ApplicationErrors.credential_required, 'send the key of the application to erase in the Authorization header');
-      }
-      await revokeApplication(ctx, caller.applicationId);
-      reply.header('cache-control', 'no-store');
-      return reply.code(200).send(revocationBody());
-    },
-    { onRequest: [originGuard] },
-  );
+  const enrollCaller = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isExactConsent(request.body)) {
+      throw new AppError(ApplicationErrors.consent_required, 'enrollment needs exactly {"measurement_consent": true}');
+    }
+    const enrollment = await enroll(ctx, { excluded: hasExclusionHeader(request.headers) });
+    reply.header('cache-control', 'no-store');
+    return reply.code(201).send(enrollmentBody(enrollment));
+  };
+  const eraseCaller = async (request: FastifyRequest, reply: FastifyReply) => {
+    const caller = await resolveCaller(ctx, request.headers.authorization);
+    if (caller.kind === 'anonymous') {
+      throw new AppError(ApplicationErrors.credential_required, 'send the key of the application to erase in the Authorization header');
+    }
+    await revokeApplication(ctx, caller.applicationId);
+    reply.header('cache-control', 'no-store');
+    return reply.code(200).send(revocationBody());
+  };
+  const enrollOptions = { bodyLimit: ENROLLMENT_BODY_LIMIT, onRequest: [originGuard, mediaTypeGuard] };
+  const eraseOptions = { onRequest: [originGuard] };
+  serveRoute(app, options, EnrollApplication, enrollCaller, enrollOptions);
+  serveRoute(app, options, EraseCurrentApplication, eraseCaller, eraseOptions);
+  if (options.mountedAt === '') {
+    // The data API upstream's measurement routes (data-upstream §3.7) are these two under its
+    // own path: the same keys, the same refusals. Aliases, so not listed again in OpenAPI.
+    app.post('/api/v1/applications', { schema: { hide: true }, ...enrollOptions }, enrollCaller);
+    app.delete('/api/v1/applications/current', { schema: { hide: true }, ...eraseOptions }, eraseCaller);
+  }
 };

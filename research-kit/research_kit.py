@@ -402,6 +402,10 @@ def main(argv=None):
     except CouldNotRun as error:
         print(json.dumps({"ok": False, "refused": False, "reason": error.reason, "error": str(error)}))
         return 2
+    except OSError as error:
+        # A folder that is missing or cannot be written: the run could not be made, as the CLI says.
+        print(json.dumps({"ok": False, "refused": False, "reason": "could_not_run", "error": "the output could not be written: %s" % error}))
+        return 2
     print(json.dumps({"ok": True, "out": out, "captures": [
         {"dataset": c["dataset"], "snapshot_id": c["snapshot_id"], "rows": len(c["rows"]), "pages": len(c["pages"])} for c in captures]}))
     return 0

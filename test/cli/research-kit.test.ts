@@ -160,5 +160,13 @@ print(json.dumps(names))
     expect(JSON.parse(refused.stdout)).toMatchObject({ refused: true, reason: 'max_pages' });
     const exists = await run('python3', [script, '--base', base, '--dataset', 'money_markets', '--out', py1]);
     expect(exists.status).toBe(2);
+    // An output folder whose parent is missing: both surfaces say could_not_run and exit 2.
+    const orphan = path.join(work, 'no-such-parent', 'out');
+    const pyOrphan = await run('python3', [script, '--base', base, '--dataset', 'money_markets', '--out', orphan]);
+    const cliOrphan = await cli(['--base', base, '--dataset', 'money_markets', '--out', orphan]);
+    for (const r of [pyOrphan, cliOrphan]) {
+      expect(r.status, r.stdout + r.stderr).toBe(2);
+      expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, refused: false, reason: 'could_not_run' });
+    }
   });
 });

@@ -15,7 +15,7 @@ import type { AppDeps } from './deps.js';
 import { groupErrorHandler, sendError, type ErrorShape } from './errors.js';
 import { GROUPS, type GroupDefinition } from './groups.js';
 import { MCP_MOUNTS, mcpPlugin, toolContextOf } from './plugins/mcp.js';
-import { setAnalysisHeaders } from './plugins/analysis.js';
+import { ANALYSIS_DISCOVERY_PATHS, setAnalysisHeaders } from './plugins/analysis.js';
 import { loggerOptions } from './logging.js';
 import { originForm, routerPath } from './target.js';
 import { createEdge, onlyRefuses, securityHeaders, type Edge } from './edge.js';
@@ -223,6 +223,12 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
       done(null, undefined);
       return;
     }
+    // Only a POST needs a body: a DELETE or OPTIONS that names a JSON type but sends nothing
+    // (as some clients do) is not refused for it.
+    if (bytes.length === 0 && request.method !== 'POST') {
+      done(null, undefined);
+      return;
+    }
     if (bytes.length === 0) {
       done(new AppError(CoreErrors.empty_body, 'this operation needs a non-empty JSON request body'), undefined);
       return;
@@ -257,7 +263,8 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   const answerNotFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = routerPath(request.raw.url);
     const shape = shapeForPath(path);
-    if (shape === 'analysis') setAnalysisHeaders(reply);
+    // The analysis discovery paths at the root answer with its headers too (their preflights do).
+    if (shape === 'analysis' || ANALYSIS_DISCOVERY_PATHS.has(path)) setAnalysisHeaders(reply);
     const allowed = [...new Set(known.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       const allow = (allowed.includes('GET') && !allowed.includes('HEAD') ? [...allowed, 'HEAD'] : allowed).sort();

@@ -149,7 +149,8 @@ describe('analysis routes', () => {
       '/openapi.json',
     ];
     for (const url of urls) {
-      const res = await t.app.inject({ method: 'OPTIONS', url });
+      // A preflight naming a JSON type without a body is still a preflight.
+      const res = await t.app.inject({ method: 'OPTIONS', url, headers: url.endsWith('assess') ? { 'content-type': 'application/json' } : {} });
       expect(res.statusCode, url).toBe(204);
       expect(res.headers).toMatchObject(CORS);
       expect(res.headers['content-type']).toBeUndefined();
@@ -162,6 +163,9 @@ describe('analysis routes', () => {
       expect(res.statusCode, url).toBe(200);
       expect(res.headers, url).toMatchObject({ ...CORS, 'cache-control': 'no-store' });
     }
+    // /noisefloor/X is the upstream's /X: the same health members, in the reference's encoding.
+    const root = (await t.app.inject({ method: 'GET', url: '/healthz' })).json<Record<string, unknown>>();
+    for (const url of ['/noisefloor/healthz', '/noisefloor/health']) expect((await t.app.inject({ method: 'GET', url })).json(), url).toEqual(root);
     for (const url of ['/openapi.json', '/noisefloor/openapi.json']) {
       const res = await t.app.inject({ method: 'GET', url, headers: { origin: 'https://elsewhere.example' } });
       expect(res.statusCode, url).toBe(200);
@@ -176,6 +180,9 @@ describe('analysis routes', () => {
       ['POST', '/noisefloor/v1/nope', 404],
       ['GET', '/noisefloor/nothing/here', 404],
       ['POST', '/v1/research/nope', 404],
+      ['POST', '/healthz', 405],
+      ['DELETE', '/health', 405],
+      ['POST', '/openapi.json', 405],
     ];
     for (const [method, url, status] of cases) {
       const res = await t.app.inject({ method: method as 'GET', url, headers: JSON_HEADERS, payload: method === 'GET' ? undefined : '{}' });

@@ -193,6 +193,7 @@ describe('requests Node answered or dropped by itself', () => {
     ['a path nothing serves', 'POST /test/nowhere', 'application/json', 404, 'route_not_found'],
     ['a method the path does not take', 'PUT /test/echo', 'application/json', 405, 'method_not_allowed'],
     ['a media type no parser takes', 'POST /test/echo', 'text/plain', 415, 'unsupported_media_type'],
+    ['an analysis tool that does not exist', 'POST /v1/tools/no_such_tool', 'application/json', 404, 'unknown_tool'],
   ])('sends no 100 Continue to %s, and answers without waiting for the body', async (_name, line, type, status, code) => {
     // The body is never sent: an answer that waited for it would not come within the limit.
     const got = await exchange(port, `${line} HTTP/1.1\r\n${host}Content-Type: ${type}\r\nContent-Length: 8\r\nExpect: 100-continue\r\n\r\n`, { limitMs: CUT_WITHIN_MS });

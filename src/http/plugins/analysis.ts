@@ -7,7 +7,7 @@
 // bodies bodyCheckedByOperation: Fastify's own validator differs in integer, string-length
 // and error-order semantics), results encoded with Python's separators and number
 // formatting so bodies are byte-compatible with the reference service.
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { AppError, CoreErrors, isAppError } from '../../core/errors.js';
 import { encodePythonBody, JsonSyntaxError } from '../../core/json.js';
 import { implementationSha256 } from '../../core/build-info.js';
@@ -31,12 +31,16 @@ import { runJob } from '../analysis/job.js';
 import { receiveBody } from '../analysis/body.js';
 import { releaseNow } from '../../platform/release.js';
 import { requireRawBody } from '../errors.js';
-import { healthBody } from '../health.js';
+import { serviceHealthBody } from '../health.js';
+import { releaseIdentity } from '../../data/release.js';
 import { sendOpenApi } from '../openapi-document.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { ANALYSIS_TOOLS, Capabilities as CapabilitiesRoute, TOOL_ROUTE_ENTRIES } from '../routes/analysis.js';
 
 export const ANALYSIS_PREFIX = '/noisefloor';
+
+/** The reference's discovery paths that the service answers at its root too. */
+export const ANALYSIS_DISCOVERY_PATHS: ReadonlySet<string> = new Set(['/healthz', '/health', '/openapi.json']);
 
 const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
@@ -182,7 +186,7 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
     receiveBody(request, payload, request.routeOptions.bodyLimit, (error, bytes) => {
       if (error) done(error, undefined);
       // A path or method nothing serves is answered 404/405 whatever its body (as at the root).
-      else if (request.is404) done(null, undefined);
+      else if (request.is404 || (bytes!.length === 0 && request.method !== 'POST')) done(null, undefined);
       else if (bytes!.length === 0) done(new AppError(CoreErrors.empty_body, 'this operation needs a non-empty JSON request body'), undefined);
       else done(null, bytes);
     });
@@ -208,10 +212,13 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
     preflightAt(contract.url);
   }
   // Any other name under /v1/tools is a tool that does not exist (hidden: not an operation).
-  app.post('/v1/tools/:name', { schema: { hide: true } }, async (request) => {
+  // Refused at its headers: no body is read (or 100 Continue sent) for a tool nobody runs.
+  const unknownTool: onRequestAsyncHookHandler = async (request) => {
     const { name } = request.params as { name: string };
     throw new AppError(ToolErrors.unknown_tool, `there is no analysis tool called ${JSON.stringify(name)}`);
-  });
+  };
+  // The hook always refuses: the handler is never reached.
+  app.post('/v1/tools/:name', { schema: { hide: true }, onRequest: [unknownTool] }, async (_request, reply) => reply);
 
   serveRoute(app, options, CapabilitiesRoute, async (_request, reply) => sendJson(reply, encodePythonBody(capabilitiesBody(deps.config.bodyLimit))));
   preflightAt(CapabilitiesRoute.url);
@@ -220,12 +227,12 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
     // The root copies of these are the shell's; the reference also answered them under
     // its prefix. Aliases: hidden from the OpenAPI document.
     const health = { schema: { hide: true } };
-    app.get('/healthz', health, async (_request, reply) => sendJson(reply, encodePythonBody(healthBody())));
-    app.get('/health', health, async (_request, reply) => sendJson(reply, encodePythonBody(healthBody())));
+    // The same body as the root's (the upstream's /noisefloor/X is its /X), in the reference's encoding.
+    const healthText = encodePythonBody(serviceHealthBody(releaseIdentity(deps.config).release_id));
+    app.get('/healthz', health, async (_request, reply) => sendJson(reply, healthText));
+    app.get('/health', health, async (_request, reply) => sendJson(reply, healthText));
     app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) => sendOpenApi(request, reply, () => app.swagger()));
   }
   // Preflights for the discovery paths, at the root too (their GETs are the shell's).
-  preflightAt('/healthz');
-  preflightAt('/health');
-  preflightAt('/openapi.json');
+  for (const path of ANALYSIS_DISCOVERY_PATHS) preflightAt(path);
 };

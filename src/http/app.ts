@@ -85,6 +85,13 @@ function guardRefusal(request: FastifyRequest): AppError | undefined {
       return new AppError(CoreErrors.header_too_large, `the ${header} header is longer than ${MAX_GUARDED_HEADER} characters`);
     }
   }
+  // After an Upgrade header Node's parser reads nothing more of the connection (no upgrade
+  // is served here), so a body announced with it would never arrive and no deadline would
+  // end the wait: refused at once (the connection is closed after any upgrade request).
+  const headers = request.headers;
+  if (headers.upgrade !== undefined && (headers['transfer-encoding'] !== undefined || Number(headers['content-length']) > 0)) {
+    return new AppError(CoreErrors.bad_framing, 'a request that asks for a protocol upgrade cannot carry a body here; send it without Upgrade', { headers: { connection: 'close' } });
+  }
   return undefined;
 }
 

@@ -209,6 +209,18 @@ describe('requests Node answered or dropped by itself', () => {
     expect(responses.map((r) => r.status)).toEqual([404, 200]);
   });
 
+  it.each([
+    ['chunked', 'Transfer-Encoding: chunked'],
+    ['a Content-Length', 'Content-Length: 8'],
+  ])('refuses at once an upgrade request announcing a body (%s) that it could never read, then closes', async (_name, framing) => {
+    // Node's parser reads nothing after an upgrade request's head, so waiting for the body would never end.
+    const got = await exchange(port, `POST /test/echo HTTP/1.1\r\n${host}Upgrade: x\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`, { end: false, limitMs: CUT_WITHIN_MS });
+    expect(got.closed).toBe(true);
+    const responses = parseResponses(got.bytes);
+    expect(responses).toHaveLength(1);
+    expectRefusal(responses[0], 400, 'bad_framing');
+  });
+
   it('answers CONNECT with 405 unsupported_method instead of dropping it', async () => {
     const got = await exchange(port, 'CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n');
     expect(got.closed).toBe(true);

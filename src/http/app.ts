@@ -12,10 +12,9 @@ import { CoreErrors, AppError } from '../core/errors.js';
 import { parseStrictJson } from '../core/json.js';
 import { namespaceOf, servedAt } from './contract.js';
 import type { AppDeps } from './deps.js';
-import { groupErrorHandler, sendError, type ErrorShape } from './errors.js';
+import { groupErrorHandler, screenJsonBody, sendError, type ErrorShape } from './errors.js';
 import { GROUPS, type GroupDefinition } from './groups.js';
 import { MCP_MOUNTS, mcpPlugin, toolContextOf } from './plugins/mcp.js';
-import { ANALYSIS_DISCOVERY_PATHS, setAnalysisHeaders } from './plugins/analysis.js';
 import { loggerOptions } from './logging.js';
 import { originForm, routerPath } from './target.js';
 import { createEdge, onlyRefuses, securityHeaders, type Edge } from './edge.js';
@@ -85,13 +84,6 @@ function guardRefusal(request: FastifyRequest): AppError | undefined {
       return new AppError(CoreErrors.header_too_large, `the ${header} header is longer than ${MAX_GUARDED_HEADER} characters`);
     }
   }
-  // After an Upgrade header Node's parser reads nothing more of the connection (no upgrade
-  // is served here), so a body announced with it would never arrive and no deadline would
-  // end the wait: refused at once (the connection is closed after any upgrade request).
-  const headers = request.headers;
-  if (headers.upgrade !== undefined && (headers['transfer-encoding'] !== undefined || Number(headers['content-length']) > 0)) {
-    return new AppError(CoreErrors.bad_framing, 'a request that asks for a protocol upgrade cannot carry a body here; send it without Upgrade', { headers: { connection: 'close' } });
-  }
   return undefined;
 }
 
@@ -111,16 +103,15 @@ function routePattern(url: string): RegExp {
 const within = (path: string, base: string) => path === base || path.startsWith(base + '/');
 
 /**
- * The error body shape for a path: the shape of the group whose prefix, or whose
- * operations' root namespace (`/v1/funding` for `/v1/funding/latest`), holds it; `any`
- * for paths no group owns.
+ * The group that owns a path: the one whose prefix, or whose operations' root namespace
+ * (`/v1/funding` for `/v1/funding/latest`), holds it; undefined for paths no group owns.
  */
-function shapeResolver(groups: readonly GroupDefinition[]): (path: string) => ErrorShape {
-  const namespaces = groups.flatMap((group) => group.routes.filter((route) => !route.prefixOnly).map((route) => ({ namespace: namespaceOf(route.url), shape: group.shape })));
+function ownerResolver(groups: readonly GroupDefinition[]): (path: string) => GroupDefinition | undefined {
+  const namespaces = groups.flatMap((group) => group.routes.filter((route) => !route.prefixOnly).map((route) => ({ namespace: namespaceOf(route.url), group })));
   return (path) => {
-    for (const group of groups) if (group.prefix && within(path, group.prefix)) return group.shape;
-    for (const { namespace, shape } of namespaces) if (within(path, namespace)) return shape;
-    return 'any';
+    for (const group of groups) if (group.prefix && within(path, group.prefix)) return group;
+    for (const { namespace, group } of namespaces) if (within(path, namespace)) return group;
+    return undefined;
   };
 }
 
@@ -194,7 +185,14 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
     rewriteUrl: (raw) => originForm(raw.url ?? '/'),
   };
   const sample = config.mode === 'sample';
-  const shapeForPath = shapeResolver(groups);
+  const ownerOf = ownerResolver(groups);
+  const shapeForPath = (path: string): ErrorShape => ownerOf(path)?.shape ?? 'any';
+  /** The headers of the group a shell answer is for (its owner's, or a group naming the path). */
+  const setGroupHeaders = (reply: FastifyReply, path: string) => {
+    const owner = ownerOf(path);
+    const group = owner?.answerHeaders ? owner : groups.find((candidate) => candidate.headerPaths?.has(path));
+    group?.answerHeaders?.(reply);
+  };
   // A path that is not valid percent-encoding never reaches a route; it still gets a registry body.
   const refuseBadUrl = (request: FastifyRequest, reply: FastifyReply, error?: FastifyError) => {
     edge.prepare(request.raw, reply);
@@ -224,20 +222,9 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
-    // No operation reads a body sent to a path or method nothing serves: its 404 or 405
-    // comes first, whatever the body holds (only the body limit, checked while reading, wins).
-    if (request.is404) {
-      done(null, undefined);
-      return;
-    }
-    // Only a POST needs a body: a DELETE or OPTIONS that names a JSON type but sends nothing
-    // (as some clients do) is not refused for it.
-    if (bytes.length === 0 && request.method !== 'POST') {
-      done(null, undefined);
-      return;
-    }
-    if (bytes.length === 0) {
-      done(new AppError(CoreErrors.empty_body, 'this operation needs a non-empty JSON request body'), undefined);
+    const screened = screenJsonBody(request, bytes.length);
+    if (screened !== 'read') {
+      done(screened === 'skip' ? null : screened, undefined);
       return;
     }
     try {
@@ -270,8 +257,7 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   const answerNotFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = routerPath(request.raw.url);
     const shape = shapeForPath(path);
-    // The analysis discovery paths at the root answer with its headers too (their preflights do).
-    if (shape === 'analysis' || ANALYSIS_DISCOVERY_PATHS.has(path)) setAnalysisHeaders(reply);
+    setGroupHeaders(reply, path);
     const allowed = [...new Set(known.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       const allow = (allowed.includes('GET') && !allowed.includes('HEAD') ? [...allowed, 'HEAD'] : allowed).sort();
@@ -356,7 +342,7 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
 
   // Readable from any origin, as its preflight (answered by the analysis group) promises.
   app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) => {
-    setAnalysisHeaders(reply);
+    setGroupHeaders(reply, '/openapi.json');
     return sendOpenApi(request, reply, () => app.swagger());
   });
   answerRevalidationsFirst(app.server, revalidation, edge);

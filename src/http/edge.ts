@@ -205,6 +205,26 @@ export function createEdge(config: EdgeConfig): Edge {
     (socket as Socket & { destroySoon(): void }).destroySoon = () => answerAndClose(socket, NOTHING);
   };
 
+  /**
+   * Whether the request Node's parser refused is a HEAD. One whose head was read and whose
+   * body broke is a message with its method; otherwise its method is read from the packet
+   * the parser failed in (looked at for nothing else), where earlier requests pipelined in
+   * the same packet come first: the refused one starts after the last blank line before the
+   * failure. Not told apart (answered as a request with a body): a HEAD whose request line
+   * began in an earlier packet, or that follows a request body in the same packet.
+   */
+  function refusedIsHead(error: Error & { rawPacket?: unknown; bytesParsed?: unknown }, incoming: IncomingMessage | null | undefined): boolean {
+    if (incoming && !incoming.complete) return incoming.method === 'HEAD';
+    const packet = error.rawPacket;
+    if (!Buffer.isBuffer(packet)) return false;
+    const failedAt = typeof error.bytesParsed === 'number' ? Math.min(error.bytesParsed, packet.length) : packet.length;
+    const text = packet.subarray(0, failedAt).toString('latin1');
+    // A failure at the refused request's own blank line (its head is whole) is not a boundary.
+    const before = text.endsWith('\r\n\r\n') ? text.length - 5 : text.length;
+    const boundary = before < 0 ? -1 : text.lastIndexOf('\r\n\r\n', before);
+    return text.startsWith('HEAD ', boundary === -1 ? 0 : boundary + 4);
+  }
+
   function onClientError(this: FastifyInstance, error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
     // After an answer that ends the connection, what the client still sends (the body of
     // a refused request, say) may not parse; it is read and dropped, never answered.
@@ -222,9 +242,8 @@ export function createEdge(config: EdgeConfig): Edge {
       answerAfterPending(socket, NOTHING, Date.now() + config.requestTimeout);
       return;
     }
-    // A refused HEAD request gets no body either (RFC 9110 §9.3.2); the raw packet is looked at for its method only.
-    const head = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
-    const { status, bytes } = responseFor(refusalFor(error), head);
+    // A refused HEAD request gets no body either (RFC 9110 §9.3.2).
+    const { status, bytes } = responseFor(refusalFor(error), refusedIsHead(error, incoming));
     // Never the raw packet: it holds the client's headers, Authorization included.
     this.log.info({ refused: { reason: error.code ?? 'unknown', status } }, 'request refused before routing');
     answerAfterPending(socket, bytes, Date.now() + config.requestTimeout);
@@ -402,6 +421,13 @@ export function createEdge(config: EdgeConfig): Edge {
         const coding = raw.headers['transfer-encoding'];
         if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') {
           refuseAndEnd(raw, done, CoreErrors.bad_framing, 'the only transfer coding this service reads is chunked (alone); the connection is closed');
+          return;
+        }
+        // After an Upgrade header Node's parser reads nothing more of the connection (see
+        // `prepare`), so a body announced with it would never arrive and no deadline would end
+        // the wait: refused at once.
+        if (raw.headers.upgrade !== undefined && (coding !== undefined || Number(raw.headers['content-length']) > 0)) {
+          refuseAndEnd(raw, done, CoreErrors.bad_framing, 'a request that asks for a protocol upgrade cannot carry a body here; send it without Upgrade');
           return;
         }
         done();

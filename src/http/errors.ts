@@ -67,6 +67,20 @@ export function requireRawBody(request: FastifyRequest): Uint8Array {
   throw new AppError(CoreErrors.unsupported_media_type, UNSUPPORTED_MEDIA_TYPE_MESSAGE);
 }
 
+/**
+ * What a JSON body parser does with a body of `length` bytes before it reads one: `skip`
+ * hands the handler no body, `read` parses it, an AppError refuses it. A path or method
+ * nothing serves is answered 404/405 whatever its body holds (only the body limit, checked
+ * while receiving, comes first). Only a POST needs a body: a DELETE or OPTIONS that names a
+ * JSON type but sends nothing, as some clients do, is not refused for it.
+ */
+export function screenJsonBody(request: FastifyRequest, length: number): 'skip' | 'read' | AppError {
+  if (request.is404) return 'skip';
+  if (length > 0) return 'read';
+  if (request.method !== 'POST') return 'skip';
+  return new AppError(CoreErrors.empty_body, 'this operation needs a non-empty JSON request body');
+}
+
 export interface ResolvedError {
   status: number;
   code: string;

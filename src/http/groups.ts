@@ -2,10 +2,10 @@
 // implements them; the shell mounts the plugin at the root and again under the group's
 // upstream prefix, so clients of the original paths work unchanged. A new group adds one
 // entry here (see docs/CONTRACTS.md).
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { RouteContract } from './contract.js';
 import type { ErrorShape } from './error-schemas.js';
-import { analysisPlugin, ANALYSIS_PREFIX } from './plugins/analysis.js';
+import { analysisPlugin, ANALYSIS_DISCOVERY_PATHS, ANALYSIS_PREFIX, setAnalysisHeaders } from './plugins/analysis.js';
 import { applicationsPlugin } from './plugins/applications.js';
 import { dataPlugin } from './plugins/data.js';
 import { dataReviewPlugin } from './plugins/data-review.js';
@@ -30,12 +30,28 @@ export interface GroupDefinition {
   /** Every operation the group serves; the plugin must serve each one, and nothing else visible. */
   routes: readonly RouteContract[];
   plugin: FastifyPluginAsync<GroupPluginOptions>;
+  /**
+   * Headers every answer for the group's paths carries: its plugin sets them on its own
+   * routes, and the shell on the answers it gives for them (404, 405).
+   */
+  answerHeaders?: (reply: FastifyReply) => void;
+  /** Root paths outside the group's namespaces whose shell answers carry its headers too. */
+  headerPaths?: ReadonlySet<string>;
 }
 
 export const GROUPS: readonly GroupDefinition[] = [
   { name: 'system', prefix: '', shape: 'any', routes: SYSTEM_ROUTES, plugin: systemPlugin },
   { name: 'page', prefix: '', shape: 'any', routes: PAGE_ROUTES, plugin: pagePlugin },
-  { name: 'analysis', prefix: ANALYSIS_PREFIX, shape: 'analysis', routes: ANALYSIS_ROUTES, plugin: analysisPlugin },
+  {
+    name: 'analysis',
+    prefix: ANALYSIS_PREFIX,
+    shape: 'analysis',
+    routes: ANALYSIS_ROUTES,
+    plugin: analysisPlugin,
+    answerHeaders: setAnalysisHeaders,
+    // The reference's discovery paths are answered at the root too, with its headers.
+    headerPaths: ANALYSIS_DISCOVERY_PATHS,
+  },
   { name: 'funding', prefix: '/funding-evidence', shape: 'evidence', routes: FUNDING_ROUTES, plugin: fundingPlugin },
   { name: 'applications', prefix: '/funding-evidence', shape: 'evidence', routes: APPLICATION_ROUTES, plugin: applicationsPlugin },
   { name: 'data', prefix: '/openbb', shape: 'evidence', routes: DATA_ROUTES, plugin: dataPlugin },

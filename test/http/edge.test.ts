@@ -135,6 +135,35 @@ describe('requests the HTTP parser refuses', () => {
     }
   });
 
+  it('decides a refusal body by the refused request method, not by the first request on the connection', async () => {
+    // A refused request pipelined in one packet behind a good one: its answer has a body
+    // exactly as long as its Content-Length says, or none at all when it is a HEAD.
+    const broken = [
+      (method: string) => `${method} /healthz HTTP/1.1\r\n${host}X-A: a\r\n b\r\n\r\n`,
+      (method: string) => `${method} /healthz HTTP/1.1\r\n${host}Content-Length: 1\r\nContent-Length: 2\r\n\r\n`,
+      (method: string) => `${method} /healthz HTTP/1.1\r\n${host}X-\u0001: 1\r\n\r\n`,
+    ];
+    for (const first of ['HEAD', 'GET']) {
+      for (const refused of ['HEAD', 'GET']) {
+        for (const make of broken) {
+          const got = await exchange(port, `${first} /healthz HTTP/1.1\r\n${host}\r\n${make(refused)}`);
+          expect(got.closed).toBe(true);
+          const text = got.bytes.toString('latin1');
+          const firstEnd = text.indexOf('\r\n\r\n') + 4;
+          expect(text.slice(0, firstEnd)).toMatch(/^HTTP\/1\.1 200 /);
+          const firstLength = Number(/content-length: (\d+)/i.exec(text.slice(0, firstEnd))?.[1]);
+          const rest = text.slice(firstEnd + (first === 'HEAD' ? 0 : firstLength));
+          const restEnd = rest.indexOf('\r\n\r\n') + 4;
+          const label = `${first} then refused ${JSON.stringify(make(refused))}`;
+          expect(rest.slice(0, restEnd), label).toMatch(/^HTTP\/1\.1 400 /);
+          const length = Number(/content-length: (\d+)/i.exec(rest.slice(0, restEnd))?.[1]);
+          expect(length, label).toBeGreaterThan(0);
+          expect(rest.length - restEnd, label).toBe(refused === 'HEAD' ? 0 : length);
+        }
+      }
+    }
+  });
+
   it('never reflects the request bytes it refused', async () => {
     const marker = '"</x>\\u0000';
     for (const request of [

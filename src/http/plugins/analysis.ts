@@ -8,7 +8,7 @@
 // and error-order semantics), results encoded with Python's separators and number
 // formatting so bodies are byte-compatible with the reference service.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { AppError, CoreErrors, isAppError } from '../../core/errors.js';
+import { AppError, isAppError } from '../../core/errors.js';
 import { encodePythonBody, JsonSyntaxError } from '../../core/json.js';
 import { implementationSha256 } from '../../core/build-info.js';
 import {
@@ -30,7 +30,7 @@ import type { Reservation } from '../../platform/worker-pool.js';
 import { runJob } from '../analysis/job.js';
 import { receiveBody } from '../analysis/body.js';
 import { releaseNow } from '../../platform/release.js';
-import { requireRawBody } from '../errors.js';
+import { requireRawBody, screenJsonBody } from '../errors.js';
 import { serviceHealthBody } from '../health.js';
 import { releaseIdentity } from '../../data/release.js';
 import { sendOpenApi } from '../openapi-document.js';
@@ -184,11 +184,10 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', (request, payload, done) => {
     receiveBody(request, payload, request.routeOptions.bodyLimit, (error, bytes) => {
-      if (error) done(error, undefined);
-      // A path or method nothing serves is answered 404/405 whatever its body (as at the root).
-      else if (request.is404 || (bytes!.length === 0 && request.method !== 'POST')) done(null, undefined);
-      else if (bytes!.length === 0) done(new AppError(CoreErrors.empty_body, 'this operation needs a non-empty JSON request body'), undefined);
-      else done(null, bytes);
+      if (error) return done(error, undefined);
+      const screened = screenJsonBody(request, bytes!.length);
+      if (screened === 'read') done(null, bytes);
+      else done(screened === 'skip' ? null : screened, undefined);
     });
   });
   const runner = createAnalysisRunner(deps.config, runJob);

@@ -13,7 +13,7 @@ import { hasExclusionHeader } from '../../applications/traffic.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
 import { EnrollApplication, EraseCurrentApplication, ForgetBrowserVisitor, RecordBrowserEvent } from '../routes/applications.js';
 import { BROWSER_EVENT_BODY_LIMIT, forgetVisitor, parseBrowserEvent, parseForget, recordBrowserEvent } from '../../applications/browser-events.js';
-import { noStoreByDefault } from './funding.js';
+import { noStoreByDefault } from '../cache-default.js';
 
 /**
  * Browser origins, besides this service's own pages (its /docs), that may create or erase

@@ -8,7 +8,7 @@
 // until (409) → since in archive (404) → forward (409) → comparison (503) → body and
 // ETag → only then If-None-Match (304). Nothing that fails a check can reach a 304.
 
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import { useCors, type CorsPolicy } from '../cors.js';
 import { formatInstantOffset, type Instant } from '../../core/time.js';
@@ -28,6 +28,7 @@ import { serveRoute, type GroupPluginOptions, type RouteExtras } from '../route.
 import { FundingChanges, FundingHistory, FundingLatest, FundingOpenBBApps, FundingOpenBBWidgets, FundingPacketFile, FundingSourceTerms } from '../routes/funding.js';
 import { fundingApps, fundingWidgets } from '../../funding/openbb.js';
 import { anonymousReader, countAnonymousRead, flushUsageOnClose, identifyReader, recordReadUsage, recordReadUsageNow, USAGE_RECORDED_HEADER, type ReaderIdentity } from '../usage.js';
+import { noStoreByDefault } from '../cache-default.js';
 
 const CORS: CorsPolicy = {
   methods: ['GET', 'POST', 'DELETE'],
@@ -62,18 +63,6 @@ interface ConditionalSend {
 /** The headers every latest/changes answer starts with: fixed for one body. */
 function readHeaders(etag: string): [string, string][] {
   return [['etag', etag], ['cache-control', READ_CACHE_CONTROL], ['vary', 'Authorization, Origin']];
-}
-
-/**
- * Group B's default (funding upstream §5.2): errors and anything else without a caching
- * policy of its own must not be stored by caches. A callback hook: an async one costs a
- * promise on every read.
- */
-export function noStoreByDefault(app: FastifyInstance): void {
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store, no-transform');
-    done(null, payload);
-  });
 }
 
 export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {

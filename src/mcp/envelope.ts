@@ -7,7 +7,7 @@ import {
   ListToolsRequestSchema, PingRequestSchema, type JSONRPCMessage, type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
-import { parseStrictJson } from '../core/json.js';
+import { isFloatToken, parseStrictJson } from '../core/json.js';
 // Read as REST reads analysis bodies, so a tool call answers what the REST operation does;
 // the other tools refuse a non-finite number as any value of the wrong kind.
 import { ANALYSIS_BODY } from '../analysis/validate.js';
@@ -17,6 +17,17 @@ export interface RpcErrorReply {
   jsonrpc: '2.0';
   id: RequestId | null;
   error: { code: number; message: string };
+}
+
+/**
+ * A JSON-RPC error a handler throws for the SDK to send as it is. The SDK's own McpError
+ * writes its code into the message too ("MCP error -32602: ..."), which the reply's `code`
+ * already says.
+ */
+export class RpcRefusal extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
 }
 
 export function rpcError(id: RequestId | null, code: number, message: string): RpcErrorReply {
@@ -65,7 +76,8 @@ export function screenMessage(value: unknown, seen: Set<RequestId>): Screened {
   const m = value as Record<string, unknown>;
   const hasId = Object.hasOwn(m, 'id');
   const id = m.id;
-  const idOk = !hasId || typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
+  // A string or an integer token (§11): `1.0` is a float however whole its value.
+  const idOk = !hasId || typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id) && !isFloatToken(m, 'id'));
   if (m.jsonrpc !== '2.0' || !idOk || (Object.hasOwn(m, 'method') && typeof m.method !== 'string')) {
     return { kind: 'reply', reply: rpcError(null, INVALID_REQUEST, 'invalid JSON-RPC envelope') };
   }

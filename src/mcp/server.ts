@@ -5,7 +5,7 @@
 // the strict parse the transport made of the same message (looked up by request id).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError,
+  CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema,
   type CallToolResult, type RequestId, type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
@@ -13,6 +13,7 @@ import { AppError, CoreErrors } from '../core/errors.js';
 import { errorAnswer } from '../http/errors.js';
 import { mcpPrompt, MCP_PROMPTS } from './prompts.js';
 import { mcpTool, mcpTools, type McpTool, type McpToolContext } from './tools.js';
+import { RpcRefusal } from './envelope.js';
 
 const INSTRUCTIONS = [
   'Evidence Desk answers with descriptive statistics on numbers you send (the analysis tools), hash-verified USD funding-market evidence packets (funding_*) and provenance-preserving research datasets (data_*, with funding_review and agent_review over them).',
@@ -26,7 +27,8 @@ export type StrictArguments = (id: RequestId) => { found: true; value: unknown }
 /** A running service the tools are answered by instead of the embedded store (`mcp --base`). */
 export interface RemoteTools {
   list(): Promise<Tool[]>;
-  call(name: string, args: unknown): Promise<CallToolResult>;
+  /** `requestId` is the agent's id for the call (the remote may forward the request as written). */
+  call(name: string, args: unknown, requestId: RequestId): Promise<CallToolResult>;
 }
 
 export interface McpServerOptions {
@@ -81,12 +83,12 @@ export function createMcpServer(ctx: McpToolContext, strictArguments: StrictArgu
     const strict = strictArguments(handlerExtra.requestId);
     // Missing arguments are no arguments; `null` or another non-object is the tool's to refuse.
     const args = strict.found ? strict.value : (request.params.arguments ?? {});
-    if (remote !== undefined && !extra.has(name)) return remote.call(name, args);
+    if (remote !== undefined && !extra.has(name)) return remote.call(name, args, handlerExtra.requestId);
     const tool = extra.get(name) ?? mcpTool(name);
     if (tool === undefined) {
       // Named `unknown`, as the reference logs a call of a tool it does not have.
       options.onActivation?.({ tool: 'unknown', outcome: 'error', code: 'unknown_tool' });
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool: there is no tool called ${JSON.stringify(name)}`);
+      throw new RpcRefusal(ErrorCode.InvalidParams, `unknown tool: there is no tool called ${JSON.stringify(name)}`);
     }
     const result = await callTool(tool, args, ctx, options.onFault);
     const code = result.isError ? (result.structuredContent as { code?: unknown } | undefined)?.code : undefined;
@@ -99,8 +101,8 @@ export function createMcpServer(ctx: McpToolContext, strictArguments: StrictArgu
   }));
   server.setRequestHandler(GetPromptRequestSchema, (request) => {
     const prompt = mcpPrompt(request.params.name);
-    if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown prompt: there is no prompt called ${JSON.stringify(request.params.name)}`);
-    if (Object.keys(request.params.arguments ?? {}).length > 0) throw new McpError(ErrorCode.InvalidParams, `the prompt ${prompt.name} takes no arguments`);
+    if (prompt === undefined) throw new RpcRefusal(ErrorCode.InvalidParams, `unknown prompt: there is no prompt called ${JSON.stringify(request.params.name)}`);
+    if (Object.keys(request.params.arguments ?? {}).length > 0) throw new RpcRefusal(ErrorCode.InvalidParams, `the prompt ${prompt.name} takes no arguments`);
     return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text } }] };
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
@@ -120,7 +122,7 @@ export async function callTool(tool: McpTool, args: unknown, ctx: McpToolContext
     const text = await tool.run(args as Record<string, unknown>, ctx);
     return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
   } catch (error) {
-    if (error instanceof McpError) throw error;
+    if (error instanceof RpcRefusal) throw error;
     const answer = errorAnswer(tool.shape, error, ctx.config.mode === 'sample' && tool.shape !== 'analysis');
     if (answer.unexpected) onFault?.(error, tool.name);
     const body = answer.body;

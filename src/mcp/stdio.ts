@@ -29,13 +29,31 @@ export class StrictStdioTransport implements Transport {
   private readonly argumentsById = new Map<RequestId, unknown>();
   /** Ids of requests handed to the server and not answered yet: another request may not reuse one. */
   private readonly inFlight = new Set<RequestId>();
+  /** The lines of pending tools/call requests, kept when `keepCallLines` (see callLine). */
+  private readonly callLines = new Map<RequestId, Buffer>();
   private closed = false;
+  /** The input has ended: close once the last request read is answered. */
+  private ending = false;
+  /** Settles when the output drains after a write it could not take at once. */
+  private drained: Promise<void> | undefined;
 
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
     private readonly maxLineBytes = MAX_STDIO_LINE_BYTES,
+    private readonly keepCallLines = false,
   ) {}
+
+  /**
+   * The line a pending tools/call request arrived in (taken once), so `mcp --base` can hand
+   * it to the service exactly as the agent wrote it: a re-encoding would lose `-0`, and could
+   * not write a literal beyond the double range or a lone surrogate at all.
+   */
+  readonly callLine = (id: RequestId): Buffer | undefined => {
+    const line = this.callLines.get(id);
+    this.callLines.delete(id);
+    return line;
+  };
 
   /** For createMcpServer: the strict arguments of a pending tools/call (taken once). */
   readonly strictArguments: StrictArguments = (id) => {
@@ -53,12 +71,30 @@ export class StrictStdioTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
-    if ('id' in message && ('result' in message || 'error' in message)) this.inFlight.delete(message.id as RequestId);
+    const answered = 'id' in message && ('result' in message || 'error' in message) ? (message.id as RequestId) : undefined;
+    if (answered !== undefined) this.forget(answered);
     const line = encodeReply(message, { singleLine: true }) + '\n';
-    await new Promise<void>((resolve) => {
-      if (this.output.write(line)) resolve();
-      else this.output.once('drain', resolve);
-    });
+    // One drain listener however many writes wait for it.
+    if (!this.output.write(line)) {
+      this.drained ??= new Promise<void>((resolve) => {
+        this.output.once('drain', () => {
+          this.drained = undefined;
+          resolve();
+        });
+      });
+      await this.drained;
+    }
+    if (answered !== undefined) this.closeIfDone();
+  }
+
+  private forget(id: RequestId): void {
+    this.inFlight.delete(id);
+    this.argumentsById.delete(id);
+    this.callLines.delete(id);
+  }
+
+  private closeIfDone(): void {
+    if (this.ending && this.inFlight.size === 0) void this.close();
   }
 
   async close(): Promise<void> {
@@ -71,7 +107,10 @@ export class StrictStdioTransport implements Transport {
   }
 
   private readonly onEnd = () => {
-    void this.close();
+    // Requests already read are still owed their answers (a tool answered by a remote
+    // service may take a while): the session closes after the last one is written.
+    this.ending = true;
+    this.closeIfDone();
   };
 
   private readonly onInputError = (error: Error) => {
@@ -137,7 +176,17 @@ export class StrictStdioTransport implements Transport {
     }
     const strict = strictArgumentsOf(screened.strict);
     if (id !== undefined && strict.found) this.argumentsById.set(id, strict.value);
+    const method = 'method' in message ? message.method : undefined;
+    if (id !== undefined && this.keepCallLines && method === 'tools/call') this.callLines.set(id, line);
     this.onmessage?.(message);
+    // A cancelled request is not answered (MCP's cancellation rule): its id is free again.
+    if (id === undefined && method === 'notifications/cancelled') {
+      const cancelled = ('params' in message ? (message.params as { requestId?: RequestId } | undefined) : undefined)?.requestId;
+      if (cancelled !== undefined && this.inFlight.has(cancelled)) {
+        this.forget(cancelled);
+        this.closeIfDone();
+      }
+    }
   }
 
   private reply(body: unknown): void {

@@ -319,8 +319,10 @@ function optionalNumber(args: Record<string, unknown>, name: string): void {
 function queryInteger(args: Record<string, unknown>, name: string, minimum: number, maximum: number): number | undefined {
   if (!Object.hasOwn(args, name)) return undefined;
   const value = args[name];
-  // As REST's schema reads it: 1e21 and 2^53 + 1 are integers (too large), 2.0 is 2.
-  const problem = typeof value !== 'number' || !Number.isInteger(value) ? 'must be integer'
+  // As REST reads the query text a client sends for it (see withQueryTexts): a float token
+  // such as 2.0 is text REST refuses as a whole number; an integer token is its value, so
+  // 1e21's digits and 2^53 + 1 are integers (too large) and -0 is 0.
+  const problem = typeof value !== 'number' || isFloatToken(args, name) || !Number.isInteger(value) ? 'must be integer'
     : value < minimum ? `must be >= ${minimum}`
       : value > maximum ? `must be <= ${maximum}`
         : undefined;

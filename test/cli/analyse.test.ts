@@ -79,6 +79,8 @@ describe('evidence-desk analyse', () => {
       [['forecast_next'], '{"values": [1, NaN]}', { code: 'malformed_json' }],
       [['forecast_next'], '{"values": [1], "values": [2]}', { code: 'malformed_json' }],
       [['no_such_tool'], '{}', { code: 'unknown_tool' }],
+      // The name is refused before the input is read: what the input holds does not matter.
+      [['no_such_tool'], 'not json at all', { code: 'unknown_tool' }],
     ];
     for (const [[tool], input, expected] of cases) {
       const out = await run([tool, file('bad.json', input)]);

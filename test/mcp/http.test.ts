@@ -115,20 +115,39 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
         fc.integer({ min: -1000, max: 0 }),
         fc.integer({ min: HISTORY_MAX_LIMIT + 1, max: 100_000 }),
         fc.double({ min: -50, max: 200, noInteger: true, noNaN: true }),
-        // Integers beyond 2^53 are still integers to REST's schema: too large, not fractional.
+        // Integers beyond 2^53 are still integers to REST's schema: too large, not fractional
+        // (1e21 is sent as the float token `1e+21`, refused as REST refuses `limit=1e+21`).
         fc.constantFrom(2 ** 53, 2 ** 60, 1e21),
       ),
       async (limit) => {
         const result = await client.callTool({ name: 'funding_history', arguments: { limit } });
         expect(result.isError).toBe(true);
-        // The query text of the same number: decimal digits for a whole one (REST reads no
-        // other spelling of an integer), else as written.
-        const text = Number.isInteger(limit) ? BigInt(limit).toString() : String(limit);
+        // The query text of the token the client wrote (JSON.stringify): an integer token's
+        // digits, a float token as Python prints it.
+        const written = JSON.stringify(limit);
+        const text = /^-?[0-9]+$/.test(written) ? written : pyFloatRepr(limit);
         const rest = await h.get(`/v1/funding/history?limit=${encodeURIComponent(text)}`);
         expect(rest.statusCode).toBe(422);
         expect((result.content as { text: string }[])[0].text).toBe(rest.body);
       },
     ), { numRuns: 40 });
+  });
+
+  it('reads a history limit as the query text a client sends for it: a float token is refused even when whole', async () => {
+    // Tokens as written in the message; `text` is the query REST gets for the same token
+    // (a float as Python prints it, an integer as its digits).
+    const token = fc.oneof(
+      fc.integer({ min: 1, max: HISTORY_MAX_LIMIT }).chain((n) => fc.constantFrom(`${n}.0`, `${n}e0`, `${n / 10}e1`).map((written) => ({ written, text: pyFloatRepr(Number(written)) }))),
+      fc.constantFrom({ written: '0.0', text: '0.0' }, { written: '-0.0', text: '-0.0' }, { written: '-0', text: '-0' }, { written: '1e400', text: 'inf' }),
+    );
+    await fc.assert(fc.asyncProperty(token, async ({ written, text }) => {
+      const raw = await rpc(`{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "funding_history", "arguments": {"limit": ${written}}}}`, '/mcp', { accept: 'application/json, text/event-stream' });
+      const result = (JSON.parse(raw.text) as { result: { isError?: boolean; content: { text: string }[] } }).result;
+      expect(result.isError, written).toBe(true);
+      const rest = await h.get(`/v1/funding/history?limit=${encodeURIComponent(text)}`);
+      expect(rest.statusCode).toBe(422);
+      expect(result.content[0].text, written).toBe(rest.body);
+    }), { numRuns: 30 });
   });
 
   it('refuses bad data_query and agent_review numbers with the 422 body REST sends for the same query text, every problem listed', async () => {
@@ -271,6 +290,14 @@ describe('malformed MCP traffic over HTTP', () => {
     expect(res.status).toBe(200);
     const replies = JSON.parse(res.text) as { id: unknown; error?: { code: number }; result?: { isError?: boolean } }[];
     expect(replies.map((r) => [r.id, r.error?.code ?? 'ok'])).toEqual([[1, 'ok'], [null, -32600], [null, -32600], [2, -32602], [3, 'ok'], [4, -32601]]);
+  });
+
+  it('takes string and integer ids only: a float token is refused even when whole, and an unknown tool or prompt is a bare -32602 sentence', async () => {
+    const raw = '[{"jsonrpc": "2.0", "id": 1.0, "method": "ping"}, {"jsonrpc": "2.0", "id": 5e0, "method": "ping"}, {"jsonrpc": "2.0", "id": 6, "method": "ping"}, {"jsonrpc": "2.0", "id": "7", "method": "ping"},'
+      + ' {"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "nope", "arguments": {}}}, {"jsonrpc": "2.0", "id": 9, "method": "prompts/get", "params": {"name": "nope"}}]';
+    const replies = JSON.parse((await rpc(raw)).text) as { id: unknown; error?: { code: number; message: string } }[];
+    expect(replies.map((r) => [r.id, r.error?.code ?? 'ok'])).toEqual([[null, -32600], [null, -32600], [6, 'ok'], ['7', 'ok'], [8, -32602], [9, -32602]]);
+    for (const reply of replies.slice(4)) expect(reply.error!.message).toMatch(/^unknown (tool|prompt): /);
   });
 
   it('answers a body of notifications only with 202 and no body, and runs nothing', async () => {

@@ -106,6 +106,67 @@ describe('evidence-desk mcp (stdio, embedded store)', () => {
   }, 60_000);
 });
 
+/**
+ * Runs `evidence-desk mcp` with `args`, writes `lines` (a number is a pause of that many
+ * milliseconds) and ends its input; the reply lines, once it exits.
+ */
+async function stdioSession(args: string[], lines: Array<string | number>): Promise<Array<{ id: unknown; error?: { code: number; message: string }; result?: Record<string, unknown> }>> {
+  const child = spawn(process.execPath, [bin, 'mcp', ...args], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let onOut = () => undefined as void;
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    onOut();
+  });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  // Pauses count from a running server: the process first answers a ping (left out of the replies).
+  child.stdin.write('{"jsonrpc": "2.0", "id": "ready", "method": "ping"}\n');
+  await new Promise<void>((resolve) => (onOut = () => (out.includes('\n') ? resolve() : undefined)));
+  out = out.slice(out.indexOf('\n') + 1);
+  for (const line of lines) {
+    if (typeof line === 'number') await new Promise((resolve) => setTimeout(resolve, line));
+    else child.stdin.write(line + '\n');
+  }
+  child.stdin.end();
+  await exited;
+  return out.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+}
+
+describe('evidence-desk mcp --base (stdio answered by a running service)', () => {
+  it('answers every request read before its input ended, each tools/call as the service answers the very line over HTTP', async () => {
+    const calls = [
+      '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "dyson_reference", "arguments": {"dimension": 3, "steps": 5, "seed": 1e400}}}',
+      '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "data_query", "arguments": {"dataset": "money_markets", "limit": -0}}}',
+      '{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "real_or_sampling", "arguments": {"label": "\\ud800", "successes": 1, "trials": 10}}}',
+      '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "funding_history", "arguments": {"limit": 2.0}}}',
+      '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "dyson_reference", "arguments": {"dimension": 3, "steps": 5, "seed": 6116}}}',
+    ];
+    const replies = await stdioSession(['--base', base], ['{"jsonrpc": "2.0", "id": 0, "method": "tools/list"}', ...calls]);
+    expect(replies.map((r) => r.id).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    for (const [index, line] of calls.entries()) {
+      const over = await h.app.inject({ method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: line });
+      const direct = JSON.parse(over.body) as { result: { content: Array<{ text: string }> } };
+      const reply = replies.find((r) => r.id === index + 1)!;
+      expect(reply.error, line).toBeUndefined();
+      expect((reply.result!.content as Array<{ text: string }>)[0].text, line).toBe(direct.result.content[0].text);
+    }
+    // The refusals are the tools' own, with registry codes (not internal errors).
+    const codes = replies.filter((r) => r.id !== 0 && r.id !== 5).map((r) => (r.result!.structuredContent as { code: string }).code);
+    expect(codes.every((code) => typeof code === 'string' && code !== 'internal_error')).toBe(true);
+  }, 60_000);
+
+  it('frees the id of a cancelled request', async () => {
+    const replies = await stdioSession(['--base', base], [
+      '{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "funding_latest", "arguments": {}}}',
+      '{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}}',
+      // The SDK handles the cancellation a moment later: an id reused at once would be cancelled instead.
+      500,
+      '{"jsonrpc": "2.0", "id": 9, "method": "ping"}',
+    ]);
+    expect(replies).toEqual([{ jsonrpc: '2.0', id: 9, result: {} }]);
+  }, 60_000);
+});
+
 describe('malformed lines on stdio', () => {
   it('answers parse, envelope, batch and argument errors and keeps serving', async () => {
     const child = spawn(process.execPath, [bin, 'mcp', '--data-dir', path.join(tmp, 'data')], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });

@@ -48,13 +48,18 @@ const RUNS: Readonly<Record<AnalysisToolName, { run: AnyRun; overflowPath?: stri
 
 const runners = new Map<string, Runner>();
 
+/** Throws 404 `unknown_tool` unless `name` is an analysis tool (callers that read input after it check first). */
+export function requireAnalysisTool(name: string): void {
+  if (analysisToolSpec(name) === undefined) {
+    throw new AppError(ToolErrors.unknown_tool, `there is no analysis tool called ${JSON.stringify(name)}`);
+  }
+}
+
 function runnerFor(name: string): Runner {
   let runner = runners.get(name);
   if (runner !== undefined) return runner;
-  const spec = analysisToolSpec(name);
-  if (spec === undefined) {
-    throw new AppError(ToolErrors.unknown_tool, `there is no analysis tool called ${JSON.stringify(name)}`);
-  }
+  requireAnalysisTool(name);
+  const spec = analysisToolSpec(name)!;
   const { run, overflowPath } = RUNS[spec.name];
   runner = { validator: compileValidator(spec.schema), run, overflowPath };
   runners.set(name, runner);

@@ -24,12 +24,13 @@ export function registerAnalyse(program: Command): void {
     .argument('<tool>', `one of ${ANALYSIS_TOOL_NAMES.join(', ')}`)
     .argument('[file]', 'request file, or - for standard input')
     .action(async (tool: string, file: string | undefined) => {
-      const input = await readInput(file);
       // Loaded here so the other commands do not pay for the analysis modules at start-up.
-      const { runAnalysisTool } = await import('../../analysis/tools/dispatch.js');
+      const { requireAnalysisTool, runAnalysisTool } = await import('../../analysis/tools/dispatch.js');
       const { ANALYSIS_BODY } = await import('../../analysis/validate.js');
       try {
-        const outcome = runAnalysisTool(tool, parseStrictJson(input, ANALYSIS_BODY));
+        // A tool name is checked before any input is read: standard input may never end.
+        requireAnalysisTool(tool);
+        const outcome = runAnalysisTool(tool, parseStrictJson(await readInput(file), ANALYSIS_BODY));
         process.stdout.write(outcome.body + '\n');
       } catch (error) {
         const resolved = resolveError(error);

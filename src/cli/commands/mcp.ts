@@ -39,10 +39,10 @@ export function registerMcp(program: Command): void {
       clock,
       data: () => (data ??= createDataContext({ storage: ctx.storage, config, clock })),
     };
-    const transport = new StrictStdioTransport(process.stdin, process.stdout, config.bodyLimit);
+    const transport = new StrictStdioTransport(process.stdin, process.stdout, config.bodyLimit, base !== undefined);
     const server = createMcpServer(ctx, transport.strictArguments, {
       extraTools: state === undefined ? [] : [fundingUpdateTool(state)],
-      remote: base === undefined ? undefined : remoteTools(base),
+      remote: base === undefined ? undefined : remoteTools(base, transport.callLine),
       onFault: (error, tool) => process.stderr.write(`mcp: unexpected failure in ${tool}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
     });
     server.onerror = (error) => process.stderr.write(`mcp: ${error.message}\n`);

@@ -104,6 +104,7 @@ export async function runJob(options: JobOptions): Promise<JobResult> {
 
   const lock = acquireLock(stateDir);
   try {
+    removeLeftStaging(stateDir);
     // 1. Headers. The token goes only into Authorization, never into output.
     const headers: Record<string, string> = { 'user-agent': JOB_USER_AGENT };
     if (options.tokenFile !== undefined) headers.authorization = `Bearer ${readTokenFile(options.tokenFile)}`;
@@ -164,20 +165,29 @@ export async function runJob(options: JobOptions): Promise<JobResult> {
         if (changesDoc.ready !== true) throw new JobError('changes_invalid', 'the changes answer is not ready');
       }
 
-      // 4–5. The packet itself, verified, with review results equal to the observations.
-      const saved = await obtainPacket(http, base, stateDir, latest, cursor, progress);
-      // The answer is only kept once it says what the two verified packets say.
+      // The changes answer must say what the cursor's verified packet and the latest
+      // observations say; checked before anything is written, so a refused answer leaves
+      // no new packet directory behind (the packet is then verified to hold those observations).
       if (changesDoc && local) checkChanges(changesDoc, local, latest);
+      // 4–5. The packet itself, verified, with review results equal to the observations.
+      const { path: saved, placed } = await obtainPacket(http, base, stateDir, latest, cursor, progress);
 
       // 6. The change document, then 7. the cursor.
       let changesPath: string | null = null;
-      if (changesDoc && cursor) {
-        const dir = path.join(stateDir, 'changes');
-        fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
-        changesPath = path.join(dir, `${cursor.packet_id}--${latest.packetId}.json`);
-        writeAtomic(changesPath, Buffer.from(encodeCanonicalDocument(changesDoc), 'utf8'));
+      try {
+        if (changesDoc && cursor) {
+          const dir = path.join(stateDir, 'changes');
+          fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+          changesPath = path.join(dir, `${cursor.packet_id}--${latest.packetId}.json`);
+          writeAtomic(changesPath, Buffer.from(encodeCanonicalDocument(changesDoc), 'utf8'));
+        }
+        writeCursor(stateDir, { packet_id: latest.packetId, etag: latest.etag, manifest_sha256: latest.manifestSha256 });
+      } catch (error) {
+        // The cursor still names the previous packet: nothing this run placed stays.
+        if (placed) fs.rmSync(saved, { recursive: true, force: true });
+        if (changesPath !== null) fs.rmSync(changesPath, { force: true });
+        throw error;
       }
-      writeCursor(stateDir, { packet_id: latest.packetId, etag: latest.etag, manifest_sha256: latest.manifestSha256 });
       const asof = latest.body.review_asof;
       return {
         status: 'updated',
@@ -242,7 +252,27 @@ function sameResults(results: unknown, observations: unknown): boolean {
   return encodeCanonicalDocument(results) === encodeCanonicalDocument(observations);
 }
 
-/** Verifies an existing packet directory or downloads the packet into place; returns its path. */
+const STAGING_PREFIX = '.capture-';
+
+/**
+ * Staging directories a killed run left (a run removes its own on any failure it sees).
+ * Called under the state directory's lock, so no other run is filling one.
+ */
+function removeLeftStaging(stateDir: string): void {
+  const packets = path.join(stateDir, 'packets');
+  let names: string[];
+  try {
+    names = fs.readdirSync(packets);
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith(STAGING_PREFIX)) fs.rmSync(path.join(packets, name), { recursive: true, force: true });
+}
+
+/**
+ * Verifies an existing packet directory or downloads the packet into place; returns its path,
+ * and whether this run placed it.
+ */
 async function obtainPacket(
   http: JobHttp,
   base: string,
@@ -250,16 +280,16 @@ async function obtainPacket(
   latest: LatestDocument,
   cursor: Cursor | null,
   progress: (message: string) => void,
-): Promise<string> {
+): Promise<{ path: string; placed: boolean }> {
   const target = packetDir(stateDir, latest.packetId);
   if (existsNoFollow(target)) {
     const local = verifyPacketDirectory(target, latest.packetId, latest.manifestSha256, cursor?.packet_id === latest.packetId ? 'local_packet_invalid' : 'download_invalid');
     if (!sameResults(local.results, latest.body.observations)) throw new JobError('observations_mismatch', 'the saved review results differ from the latest observations');
-    return target;
+    return { path: target, placed: false };
   }
   const packets = path.join(stateDir, 'packets');
   fs.mkdirSync(packets, { recursive: true, mode: 0o755 });
-  const staging = path.join(packets, `.capture-${randomBytes(4).toString('hex')}`);
+  const staging = path.join(packets, `${STAGING_PREFIX}${randomBytes(4).toString('hex')}`);
   fs.mkdirSync(staging, { mode: 0o755 });
   try {
     for (const name of PACKET_FILE_NAMES) {
@@ -274,7 +304,7 @@ async function obtainPacket(
     syncDirectory(staging);
     fs.renameSync(staging, target);
     syncDirectory(packets);
-    return target;
+    return { path: target, placed: true };
   } catch (error) {
     fs.rmSync(staging, { recursive: true, force: true });
     throw error;

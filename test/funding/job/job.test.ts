@@ -120,6 +120,20 @@ for (const backend of backends) {
       expect(fs.existsSync(path.join(state, '.update.lock'))).toBe(false);
     });
 
+    it('removes the staging directories a killed run left, and updates as usual', async () => {
+      const p1 = await s.capture();
+      await job();
+      // What a run killed during its downloads leaves: a staging directory with part of a packet.
+      const left = path.join(state, 'packets', '.capture-0badf00d');
+      fs.mkdirSync(left);
+      fs.writeFileSync(path.join(left, 'manifest.json'), '{"partial": true');
+      s.clock.advance(900);
+      s.publishers.documents.srf = { body: srfWithAmount(250000) };
+      const p2 = await s.capture();
+      expect((await job()).status).toBe('updated');
+      expect(packetDirs()).toEqual([p1, p2].sort());
+    });
+
     it('a corrupted local review.json fails before any network request', async () => {
       const p1 = await s.capture();
       await job();
@@ -264,6 +278,8 @@ for (const backend of backends) {
         expect(refused.failure, name).toBe('changes_invalid');
         expect(cursorBytes().equals(atP1), name).toBe(true);
         expect(fs.existsSync(path.join(state, 'changes', `${p1}--${p2}.json`)), name).toBe(false);
+        // Nor the new packet directory (spec §8: a failed update leaves it absent).
+        expect(packetDirs(), name).toEqual([p1]);
       }
       s.faults.length = 0;
       expect((await job()).status).toBe('updated');

@@ -38,6 +38,7 @@ const SOURCES: ReadonlyArray<{ name: string; file: () => string; contentType: st
   { name: 'api.js', file: () => own('api.js'), contentType: 'text/javascript; charset=utf-8' },
   { name: 'funding.js', file: () => own('funding.js'), contentType: 'text/javascript; charset=utf-8' },
   { name: 'analysis.js', file: () => own('analysis.js'), contentType: 'text/javascript; charset=utf-8' },
+  { name: 'panel.js', file: () => own('panel.js'), contentType: 'text/javascript; charset=utf-8' },
   { name: 'data.js', file: () => own('data.js'), contentType: 'text/javascript; charset=utf-8' },
   { name: 'consent.js', file: () => own('consent.js'), contentType: 'text/javascript; charset=utf-8' },
   { name: 'page.css', file: () => own('page.css'), contentType: 'text/css; charset=utf-8' },

@@ -388,6 +388,22 @@ describe.skipIf(!chromiumPath)('the web page in chromium', () => {
     await context.close();
   });
 
+  it('says the packet list could not be loaded when history is unreachable, and compares once it loads again', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    await page.route('**/v1/funding/history', (route) => route.abort('connectionrefused'));
+    await page.goto(`${base}/#funding`);
+    await expect.poll(() => page.locator('#history-status').textContent(), POLL).toMatch(/History unavailable/);
+    await page.click('#changes-run');
+    await expect.poll(() => page.locator('#changes-status').textContent(), POLL).toMatch(/could not be loaded/);
+    expect(await page.locator('#changes-status').textContent()).not.toMatch(/holds no packet/);
+    // The service answers again: the next click loads the list first, then the changes.
+    await page.unroute('**/v1/funding/history');
+    await page.click('#changes-run');
+    await expect.poll(() => page.locator('#changes tbody tr').count(), POLL).toBeGreaterThan(0);
+    await context.close();
+  });
+
   it('labels each metric as the contract does and shows each observation\'s source', async () => {
     const LABELS: Record<string, string> = {
       'policy.sofr': 'SOFR',

@@ -313,6 +313,7 @@ async function loadHistory() {
     await drawHistory();
   } catch (error) {
     history = [];
+    historyLoaded = false;
     clearChart($('history-chart'));
     $('history-status').textContent = `History unavailable: ${error instanceof ApiError ? error.code : 'client_error'}: ${error.message}`;
   }
@@ -348,13 +349,17 @@ async function drawHistory() {
 }
 
 async function showChanges() {
-  const since = $('changes-since').value;
   const body = $('changes').tBodies[0];
   body.textContent = '';
   showError($('changes-error'), null);
   const status = $('changes-status');
+  // The packet list may have failed to load (service unreachable): try it again first.
+  if (!historyLoaded) await loadHistory();
+  const since = $('changes-since').value;
   if (!since) {
-    status.textContent = 'There is nothing to compare: the archive holds no packet to choose yet.';
+    status.textContent = historyLoaded
+      ? 'There is nothing to compare: the archive holds no packet to choose yet.'
+      : 'There is nothing to compare yet: the list of archived packets could not be loaded (see History above). Try again when the service answers.';
     return;
   }
   status.textContent = 'Loading the changes…';

@@ -300,6 +300,25 @@ describe('malformed MCP traffic over HTTP', () => {
     for (const reply of replies.slice(4)) expect(reply.error!.message).toMatch(/^unknown (tool|prompt): /);
   });
 
+  it('answers with the analysis upstream\'s headers where it had its /mcp, and never lets an answer be stored', async () => {
+    const ping = '{"jsonrpc": "2.0", "id": 1, "method": "ping"}';
+    const notification = '{"jsonrpc": "2.0", "method": "notifications/initialized"}';
+    for (const path of ['/mcp', '/noisefloor/mcp', '/openbb/mcp']) {
+      const answers = [
+        await rpc(ping, path, { accept: 'application/json, text/event-stream' }),
+        await rpc(notification, path, { accept: 'application/json, text/event-stream' }),
+        await rpc('{not json', path),
+        await fetch(base + path, { method: 'GET' }).then(async (res) => ({ status: res.status, text: await res.text(), headers: res.headers })),
+      ];
+      expect(answers.map((a) => a.status), path).toEqual([200, 202, 400, 405]);
+      for (const answer of answers) {
+        expect(answer.headers.get('cache-control'), `${path} ${answer.status}`).toBe('no-store');
+        expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+        expect(answer.headers.get('access-control-allow-methods'), `${path} ${answer.status}`).toBe(path === '/openbb/mcp' ? 'POST, OPTIONS' : 'GET, POST, OPTIONS');
+      }
+    }
+  });
+
   it('answers a body of notifications only with 202 and no body, and runs nothing', async () => {
     const res = await rpc(JSON.stringify({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'dyson_reference', arguments: {} } }));
     expect(res.status).toBe(202);

@@ -15,7 +15,7 @@ import type { McpToolContext } from '../../mcp/tools.js';
 import { dataContextFor } from '../data-context.js';
 import type { AppDeps } from '../deps.js';
 import { requireRawBody } from '../errors.js';
-import { activationOrigin } from './analysis.js';
+import { activationOrigin, ANALYSIS_PREFIX, setAnalysisHeaders } from './analysis.js';
 
 /** Where /mcp is served: the root and the upstream prefixes whose services had one. */
 export const MCP_MOUNTS = ['', '/noisefloor', '/openbb'] as const;
@@ -57,8 +57,14 @@ export const mcpPlugin: FastifyPluginAsync<McpPluginOptions> = async (app, optio
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
+  // Where the analysis upstream had its /mcp (its root, and /noisefloor here), every answer
+  // carries that service's headers (analysis upstream §2.3: GET, POST, OPTIONS and no-store).
+  const analysisMount = app.prefix === '' || app.prefix === ANALYSIS_PREFIX;
   const corsHeaders = (reply: FastifyReply) => {
     for (const [name, value] of Object.entries(CORS_HEADERS)) reply.header(name, value);
+    if (analysisMount) setAnalysisHeaders(reply);
+    // A JSON-RPC answer is for its request alone.
+    else reply.header('cache-control', 'no-store');
   };
 
   // Every answer of this endpoint, refusals made before a handler runs (413, 415) included,

@@ -99,7 +99,10 @@ export interface Edge {
   isClosing(): boolean;
   /** Whether the request's Host is one this instance answers for (any, without EVIDENCE_ALLOWED_HOSTS). */
   answersHost(raw: IncomingMessage): boolean;
-  /** Whether the request came past its connection's pipelining limit: never routed, never answered. */
+  /**
+   * Called with every request head Node reads (the server's request listener): notes it, and
+   * says whether the request came past its connection's pipelining limit (never routed, never answered).
+   */
   dropped(raw: IncomingMessage): boolean;
 }
 
@@ -205,24 +208,26 @@ export function createEdge(config: EdgeConfig): Edge {
     (socket as Socket & { destroySoon(): void }).destroySoon = () => answerAndClose(socket, NOTHING);
   };
 
+  /** Connections on which a request head has been read whole (see refusedIsHead). */
+  const headsRead = new WeakSet<Socket>();
+
   /**
-   * Whether the request Node's parser refused is a HEAD. One whose head was read and whose
-   * body broke is a message with its method; otherwise its method is read from the packet
-   * the parser failed in (looked at for nothing else), where earlier requests pipelined in
-   * the same packet come first: the refused one starts after the last blank line before the
-   * failure. Not told apart (answered as a request with a body): a HEAD whose request line
-   * began in an earlier packet, or that follows a request body in the same packet.
+   * Whether the request Node's parser refused is certainly a HEAD; when in doubt it is
+   * answered as a request with a body, which a HEAD client can still read (the connection
+   * closes after it), where a body left out would cut a GET's answer short. Certain are a
+   * request whose head was read and whose body broke (a message with its method), and the
+   * first request of a connection refused in the first packet the connection received: its
+   * request line is then where the packet starts. Elsewhere a packet may start inside a
+   * header or a body, which may hold any text.
    */
-  function refusedIsHead(error: Error & { rawPacket?: unknown; bytesParsed?: unknown }, incoming: IncomingMessage | null | undefined): boolean {
+  function refusedIsHead(error: Error & { rawPacket?: unknown }, socket: Socket, incoming: IncomingMessage | null | undefined): boolean {
     if (incoming && !incoming.complete) return incoming.method === 'HEAD';
     const packet = error.rawPacket;
-    if (!Buffer.isBuffer(packet)) return false;
-    const failedAt = typeof error.bytesParsed === 'number' ? Math.min(error.bytesParsed, packet.length) : packet.length;
-    const text = packet.subarray(0, failedAt).toString('latin1');
-    // A failure at the refused request's own blank line (its head is whole) is not a boundary.
-    const before = text.endsWith('\r\n\r\n') ? text.length - 5 : text.length;
-    const boundary = before < 0 ? -1 : text.lastIndexOf('\r\n\r\n', before);
-    return text.startsWith('HEAD ', boundary === -1 ? 0 : boundary + 4);
+    if (headsRead.has(socket) || !Buffer.isBuffer(packet) || socket.bytesRead !== packet.length) return false;
+    // A parser skips empty lines ahead of a request line.
+    let start = 0;
+    while (packet[start] === 0x0d || packet[start] === 0x0a) start++;
+    return packet.subarray(start, start + 5).toString('latin1') === 'HEAD ';
   }
 
   function onClientError(this: FastifyInstance, error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
@@ -243,7 +248,7 @@ export function createEdge(config: EdgeConfig): Edge {
       return;
     }
     // A refused HEAD request gets no body either (RFC 9110 §9.3.2).
-    const { status, bytes } = responseFor(refusalFor(error), refusedIsHead(error, incoming));
+    const { status, bytes } = responseFor(refusalFor(error), refusedIsHead(error, socket, incoming));
     // Never the raw packet: it holds the client's headers, Authorization included.
     this.log.info({ refused: { reason: error.code ?? 'unknown', status } }, 'request refused before routing');
     answerAfterPending(socket, bytes, Date.now() + config.requestTimeout);
@@ -329,7 +334,10 @@ export function createEdge(config: EdgeConfig): Edge {
     prepared: (reply) => reply.hasHeader('x-content-type-options'),
     isClosing: () => closing,
     answersHost,
-    dropped: (raw) => pipeline.isFull(raw.socket),
+    dropped: (raw) => {
+      headsRead.add(raw.socket);
+      return pipeline.isFull(raw.socket);
+    },
     install(app) {
       app.addHook('onRoute', (route) => {
         if (onlyRefuses(route)) return;

@@ -30,15 +30,22 @@ export function remoteTools(base: string, callLine: (id: RequestId) => Uint8Arra
       throw new RpcRefusal(ErrorCode.InternalError, `the service at ${endpoint} could not be reached (${(error as Error).message})`);
     }
     const text = await response.text();
-    let reply: { result?: unknown; error?: { code: number; message: string } };
+    let reply: { result?: unknown; error?: unknown };
     try {
       reply = parseStrictJson(text) as typeof reply;
     } catch {
       throw new RpcRefusal(ErrorCode.InternalError, `the service at ${endpoint} answered HTTP ${response.status} without a JSON-RPC reply`);
     }
-    if (reply.error) throw new RpcRefusal(reply.error.code, reply.error.message);
+    const error = reply.error as { code?: unknown; message?: unknown } | string | undefined;
+    if (typeof error === 'object' && error !== null && Number.isSafeInteger(error.code) && typeof error.message === 'string') {
+      throw new RpcRefusal(error.code as number, error.message);
+    }
     if (response.status !== 200 || reply.result === undefined) {
-      throw new RpcRefusal(ErrorCode.InternalError, `the service at ${endpoint} answered HTTP ${response.status} without a result`);
+      // The service's own refusals at /mcp (413, 503 when saturated) are its REST error body.
+      const { code, detail } = reply as { code?: unknown; detail?: unknown };
+      const reason = typeof detail === 'string' ? detail : typeof error === 'string' ? error : 'without a result';
+      const label = typeof code === 'string' ? ` ${code}` : '';
+      throw new RpcRefusal(ErrorCode.InternalError, `the service at ${endpoint} answered HTTP ${response.status}${label}: ${reason}`);
     }
     return reply.result;
   };

@@ -135,32 +135,62 @@ describe('requests the HTTP parser refuses', () => {
     }
   });
 
-  it('decides a refusal body by the refused request method, not by the first request on the connection', async () => {
-    // A refused request pipelined in one packet behind a good one: its answer has a body
-    // exactly as long as its Content-Length says, or none at all when it is a HEAD.
+  /**
+   * Splits what came back into answers, reading each with the method of its request (a HEAD
+   * answer has no body, whatever its Content-Length says); what is left after the last is returned too.
+   */
+  function answersFor(bytes: Buffer, methods: string[]): { heads: string[]; rest: string } {
+    let text = bytes.toString('latin1');
+    const heads: string[] = [];
+    for (const method of methods) {
+      const end = text.indexOf('\r\n\r\n');
+      if (end === -1) break;
+      const head = text.slice(0, end + 4);
+      heads.push(head);
+      const length = method === 'HEAD' ? 0 : Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+      text = text.slice(end + 4 + length);
+    }
+    return { heads, rest: text };
+  }
+
+  it('sends a refusal without its body only when the refused request is certainly a HEAD', async () => {
     const broken = [
       (method: string) => `${method} /healthz HTTP/1.1\r\n${host}X-A: a\r\n b\r\n\r\n`,
       (method: string) => `${method} /healthz HTTP/1.1\r\n${host}Content-Length: 1\r\nContent-Length: 2\r\n\r\n`,
       (method: string) => `${method} /healthz HTTP/1.1\r\n${host}X-\u0001: 1\r\n\r\n`,
     ];
-    for (const first of ['HEAD', 'GET']) {
-      for (const refused of ['HEAD', 'GET']) {
-        for (const make of broken) {
-          const got = await exchange(port, `${first} /healthz HTTP/1.1\r\n${host}\r\n${make(refused)}`);
-          expect(got.closed).toBe(true);
-          const text = got.bytes.toString('latin1');
-          const firstEnd = text.indexOf('\r\n\r\n') + 4;
-          expect(text.slice(0, firstEnd)).toMatch(/^HTTP\/1\.1 200 /);
-          const firstLength = Number(/content-length: (\d+)/i.exec(text.slice(0, firstEnd))?.[1]);
-          const rest = text.slice(firstEnd + (first === 'HEAD' ? 0 : firstLength));
-          const restEnd = rest.indexOf('\r\n\r\n') + 4;
-          const label = `${first} then refused ${JSON.stringify(make(refused))}`;
-          expect(rest.slice(0, restEnd), label).toMatch(/^HTTP\/1\.1 400 /);
-          const length = Number(/content-length: (\d+)/i.exec(rest.slice(0, restEnd))?.[1]);
-          expect(length, label).toBeGreaterThan(0);
-          expect(rest.length - restEnd, label).toBe(refused === 'HEAD' ? 0 : length);
-        }
+    // [what is sent, the method each answer is read with, whether the refusal must come without a body]
+    const cases: Array<[Array<string>, string[], boolean]> = [];
+    for (const make of broken) {
+      // The first request of a connection, in its first packet: its method is certain.
+      cases.push([[make('HEAD')], ['HEAD'], true], [[make('GET')], ['GET'], false]);
+      // Behind another request, or split over packets: not certain, so answered with a body.
+      for (const first of ['HEAD', 'GET']) {
+        for (const refused of ['HEAD', 'GET']) cases.push([[`${first} /healthz HTTP/1.1\r\n${host}\r\n${make(refused)}`], [first, 'GET'], false]);
       }
+      cases.push([['HEAD /healthz HTTP/1.1\r\n', make('HEAD').slice('HEAD /healthz HTTP/1.1\r\n'.length)], ['GET'], false]);
+    }
+    // Text that only looks like a HEAD: a body, or a header value starting a packet.
+    cases.push(
+      [[`POST /test/echo HTTP/1.1\r\n${host}Content-Type: text/plain\r\nContent-Length: 9\r\n\r\n\r\n\r\nHEAD GET /healthz HTTP/1.1\r\n${host}Content-Length: abc\r\n\r\n`], ['POST', 'GET'], false],
+      [[`GET /healthz HTTP/1.1\r\n${host}X-Note: `, 'HEAD \r\nContent-Length: abc\r\n\r\n'], ['GET'], false],
+      // A HEAD whose head was read and whose chunked body broke: its method is known.
+      [[`HEAD /healthz HTTP/1.1\r\n${host}Transfer-Encoding: chunked\r\n\r\nzz\r\n`], ['HEAD'], true],
+    );
+    for (const [pieces, methods, headersOnly] of cases) {
+      const got = await exchange(port, pieces, { pauseMs: 30 });
+      const label = JSON.stringify(pieces);
+      expect(got.closed, label).toBe(true);
+      const { heads, rest } = answersFor(got.bytes, methods);
+      const refusal = heads[heads.length - 1];
+      expect(refusal, label).toMatch(/^HTTP\/1\.1 400 /);
+      const length = Number(/content-length: (\d+)/i.exec(refusal)?.[1]);
+      expect(length, label).toBeGreaterThan(0);
+      // Read with its request's method, the refusal is the last thing sent: nothing short, nothing after.
+      expect(rest, label).toBe('');
+      const after = got.bytes.toString('latin1');
+      const bodyBytes = after.length - (after.lastIndexOf(refusal) + refusal.length);
+      expect(bodyBytes, label).toBe(headersOnly ? 0 : length);
     }
   });
 

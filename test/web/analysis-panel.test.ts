@@ -20,6 +20,17 @@ describe('the analysis panel CSV reader', () => {
     }));
   });
 
+  it('reads a blank cell, quoted or not, as missing, takes decimal numbers only, and names lines as the text numbers them', () => {
+    const panel = parsePanel('time,a,b\n2026-01-01," ",\n2026-01-02,"\t",1e2\n2026-01-03,-.5,+3.');
+    expect(panel.columns[0].values).toEqual([null, null, -0.5]);
+    expect(panel.columns[1].values).toEqual([null, 100, 3]);
+    for (const cell of ['0x10', '0b11', '0o7', 'Infinity', '1_0', '1e', '.']) {
+      expect(() => parsePanel(`time,a\n2026-01-01,${cell}`), cell).toThrow(/line 2: ".*" is not a number/);
+    }
+    expect(() => parsePanel('time,a\n\n\n2026-01-01,zz')).toThrow(/^line 4: "zz" is not a number/);
+    expect(() => parsePanel('time,a\n\n2026-01-01,1,2')).toThrow(/^line 3 has 3 cells/);
+  });
+
   it('takes series names from a quoted header', () => {
     const panel = parsePanel('time,"rate, 3m","say ""x"""\n2026-01-01,1,2\n2026-01-02,"3",4');
     expect(panel.columns.map((c: { id: string }) => c.id)).toEqual(['rate, 3m', 'say "x"']);

@@ -54,26 +54,33 @@ export function splitCsvLine(line, lineNumber) {
   }
 }
 
-/** Parses "time,a,b\n2026-01-01T00:00:00Z,1,2" into {times, columns: [{id, values}]}. */
+// A decimal number as a CSV writes one: Number() also takes `0x10`, `0b11`, `0o7` and
+// `Infinity`, which no data file means.
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Parses "time,a,b\n2026-01-01T00:00:00Z,1,2" into {times, columns: [{id, values}]}. A blank
+ * cell, quoted or not, is a missing value; messages name lines as the text numbers them.
+ */
 export function parsePanel(text) {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text.split(/\r?\n/).map((line, index) => ({ text: line.trim(), number: index + 1 })).filter((line) => line.text !== '');
   if (lines.length < 2) throw new Error('the panel needs a header line and at least one row');
-  const header = splitCsvLine(lines[0], 1);
+  const header = splitCsvLine(lines[0].text, lines[0].number);
   if (header.length < 2) throw new Error('the header needs a time column and at least one series');
   const columns = header.slice(1).map((id) => ({ id, values: [] }));
   const times = [];
-  lines.slice(1).forEach((line, i) => {
-    const cells = splitCsvLine(line, i + 2);
-    if (cells.length !== header.length) throw new Error(`line ${i + 2} has ${cells.length} cells, the header has ${header.length}`);
+  for (const { text: line, number } of lines.slice(1)) {
+    const cells = splitCsvLine(line, number).map((cell) => cell.trim());
+    if (cells.length !== header.length) throw new Error(`line ${number} has ${cells.length} cells, the header has ${header.length}`);
     const instant = parseTime(cells[0]);
-    if (Number.isNaN(instant)) throw new Error(`line ${i + 2}: "${cells[0]}" is not a time (use YYYY-MM-DD, optionally with THH:MM[:SS] and Z or an offset)`);
+    if (Number.isNaN(instant)) throw new Error(`line ${number}: "${cells[0]}" is not a time (use YYYY-MM-DD, optionally with THH:MM[:SS] and Z or an offset)`);
     times.push(new Date(instant).toISOString().replace('.000Z', 'Z'));
     columns.forEach((column, j) => {
       const cell = cells[j + 1];
-      const value = cell === '' ? null : Number(cell);
-      if (value !== null && !Number.isFinite(value)) throw new Error(`line ${i + 2}: "${cell}" is not a number`);
+      const value = cell === '' ? null : DECIMAL.test(cell) ? Number(cell) : Number.NaN;
+      if (value !== null && !Number.isFinite(value)) throw new Error(`line ${number}: "${cell}" is not a number`);
       column.values.push(value);
     });
-  });
+  }
   return { times, columns };
 }

@@ -308,8 +308,11 @@ function withQueryTexts(args: Record<string, unknown>, names: readonly string[])
 }
 
 function optionalNumber(args: Record<string, unknown>, name: string): void {
-  // A literal beyond the double range (read as ±Infinity, as an analysis body is) has no query text.
-  if (Object.hasOwn(args, name) && !Number.isFinite(args[name])) refuse(`${name} must be an integer`, `/${name}`);
+  // A float literal beyond the double range (read as ±Infinity, as an analysis body is) has no
+  // query text; an integer one has its digits (withQueryTexts), which REST reads as it reads them.
+  if (!Object.hasOwn(args, name)) return;
+  const value = args[name];
+  if (typeof value !== 'number' || (!Number.isFinite(value) && isFloatToken(args, name))) refuse(`${name} must be an integer`, `/${name}`);
 }
 
 /**
@@ -321,7 +324,9 @@ function queryInteger(args: Record<string, unknown>, name: string, minimum: numb
   const value = args[name];
   // As REST reads the query text a client sends for it (see withQueryTexts): a float token
   // such as 2.0 is text REST refuses as a whole number; an integer token is its value, so
-  // 1e21's digits and 2^53 + 1 are integers (too large) and -0 is 0.
+  // 1e21's digits and 2^53 + 1 are integers (too large) and -0 is 0. Digits beyond the double
+  // range are ±Infinity to REST's schema too, and the operation refuses them (historyBody).
+  if (typeof value === 'number' && !Number.isFinite(value) && !isFloatToken(args, name)) return value;
   const problem = typeof value !== 'number' || isFloatToken(args, name) || !Number.isInteger(value) ? 'must be integer'
     : value < minimum ? `must be >= ${minimum}`
       : value > maximum ? `must be <= ${maximum}`

@@ -64,16 +64,32 @@ describe('analysis requests with a number literal beyond the double range', () =
     expect(checked).toBeGreaterThan(ANALYSIS_TOOL_NAMES.length);
   });
 
+  const callTool = async (tool: string, args: string) => {
+    const mcp = await t.app.inject({
+      method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: `{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "${tool}", "arguments": ${args}}}`,
+    });
+    return mcp.json<{ result: { isError: boolean; content: Array<{ text: string }>; structuredContent: { code: string } } }>().result;
+  };
+
   it('are refused as a wrong value, never an internal error, by the MCP tools of the other groups', async () => {
-    for (const [tool, args] of [['data_query', '{"dataset": "money_markets", "limit": 1e400}'], ['data_query', `{"dataset": "money_markets", "offset": -${'9'.repeat(400)}}`],
-      ['agent_review', '{"limit": 1e400}'], ['funding_history', `{"limit": ${'9'.repeat(400)}}`]]) {
-      const mcp = await t.app.inject({
-        method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        payload: `{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "${tool}", "arguments": ${args}}}`,
-      });
-      const result = mcp.json<{ result: { isError: boolean; structuredContent: { code: string } } }>().result;
+    for (const [tool, args] of [['data_query', '{"dataset": "money_markets", "limit": 1e400}'], ['agent_review', '{"limit": 1e400}'], ['funding_history', '{"limit": -1e400}']]) {
+      const result = await callTool(tool, args);
       expect(result.isError, `${tool} ${args}`).toBe(true);
       expect(result.structuredContent.code, `${tool} ${args}`).toBe('invalid_request');
+    }
+  });
+
+  it('are read by those tools as the digits a query string would carry when written as integers', async () => {
+    const digits = '9'.repeat(400);
+    for (const [tool, args, url] of [
+      ['data_query', `{"dataset": "money_markets", "offset": -${digits}}`, `/api/v1/query?dataset=money_markets&offset=-${digits}`],
+      ['agent_review', `{"limit": ${digits}}`, `/api/v1/agent-review?limit=${digits}`],
+      ['funding_history', `{"limit": ${digits}}`, `/v1/funding/history?limit=${digits}`],
+    ]) {
+      const result = await callTool(tool, args);
+      expect(result.isError, `${tool} ${args}`).toBe(true);
+      expect(result.content[0].text, tool).toBe((await t.app.inject({ method: 'GET', url })).body);
     }
   });
 

@@ -139,6 +139,8 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     const token = fc.oneof(
       fc.integer({ min: 1, max: HISTORY_MAX_LIMIT }).chain((n) => fc.constantFrom(`${n}.0`, `${n}e0`, `${n / 10}e1`).map((written) => ({ written, text: pyFloatRepr(Number(written)) }))),
       fc.constantFrom({ written: '0.0', text: '0.0' }, { written: '-0.0', text: '-0.0' }, { written: '-0', text: '-0' }, { written: '1e400', text: 'inf' }),
+      // Digits beyond the double range: REST gets the same digits.
+      fc.bigInt({ min: 10n ** 309n, max: 10n ** 400n }).chain((n) => fc.constantFrom(String(n), `-${n}`)).map((digits) => ({ written: digits, text: digits })),
     );
     await fc.assert(fc.asyncProperty(token, async ({ written, text }) => {
       const raw = await rpc(`{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "funding_history", "arguments": {"limit": ${written}}}}`, '/mcp', { accept: 'application/json, text/event-stream' });
@@ -154,7 +156,7 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     // Number tokens as a client may write them. The query text REST is compared with is the
     // token's value as written for an integer, and as Python prints it for a float (`2.0`,
     // `1e+21`); REST given the token's own spelling must reach the same verdict.
-    const integerToken = fc.oneof(fc.integer({ min: -5000, max: 0 }), fc.integer({ min: 2001, max: 10_000_000 }), fc.bigInt({ min: 2n ** 53n, max: 2n ** 70n }))
+    const integerToken = fc.oneof(fc.integer({ min: -5000, max: 0 }), fc.integer({ min: 2001, max: 10_000_000 }), fc.bigInt({ min: 2n ** 53n, max: 2n ** 70n }), fc.bigInt({ min: 10n ** 309n, max: 10n ** 400n }))
       .map((n) => ({ token: String(n), text: String(n) }));
     const floatToken = fc.oneof(
       fc.double({ min: -10, max: 5000, noNaN: true }).filter((x) => !Number.isInteger(x)),

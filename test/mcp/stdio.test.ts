@@ -155,15 +155,14 @@ describe('evidence-desk mcp --base (stdio answered by a running service)', () =>
     expect(codes.every((code) => typeof code === 'string' && code !== 'internal_error')).toBe(true);
   }, 60_000);
 
-  it('passes on why the service refused a forwarded call that is no JSON-RPC answer (a body over its limit)', async () => {
-    // Over the service's 16 MiB limit, within this process's own line limit.
-    const pad = 'x'.repeat(17 * 1024 * 1024);
-    const replies = await stdioSession(['--base', base, '--body-limit', '64MiB'], [
-      `{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "dyson_reference", "arguments": {"dimension": 3, "steps": 5, "seed": 1}, "_meta": {"pad": "${pad}"}}}`,
+  it('passes on why the service refused a forwarded call that is no JSON-RPC answer', async () => {
+    // A base under which nothing serves /mcp: the service answers with its REST error body.
+    const replies = await stdioSession(['--base', `${base}/nowhere`], [
+      '{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "dyson_reference", "arguments": {"dimension": 3, "steps": 5, "seed": 1}}}',
     ]);
     expect(replies).toHaveLength(1);
     expect(replies[0].error?.code).toBe(-32603);
-    expect(replies[0].error?.message).toMatch(/answered HTTP 413 body_too_large: \S/);
+    expect(replies[0].error?.message).toMatch(/answered HTTP 404 route_not_found: \S/);
   }, 60_000);
 
   it('frees the id of a cancelled request', async () => {

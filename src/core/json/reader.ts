@@ -545,7 +545,9 @@ class Parser {
             this.fail('integer literal has too many digits');
           }
           this.put(container, key, value);
+          // An integer keeps its digits (as beyond 2^53): the value a query string would carry.
           if (isFloat) markFloat(container, key);
+          else setRawInteger(container, key, this.slice(start, p));
           return;
         }
         if (isFloat || this.overflow === 'refuse') {

@@ -74,6 +74,19 @@ const SHELL_ERRORS: readonly ErrorDefinition[] = [
   CoreErrors.internal_error,
 ];
 
+/**
+ * Refusals at the edge before a request is routed (src/http/edge.ts): the request line or
+ * framing, the Host, an expectation, a deadline, a shutdown. Any operation's request can earn them.
+ */
+const EDGE_ERRORS: readonly ErrorDefinition[] = [
+  CoreErrors.malformed_request,
+  CoreErrors.bad_framing,
+  CoreErrors.invalid_host,
+  CoreErrors.request_timeout,
+  CoreErrors.expectation_failed,
+  CoreErrors.shutting_down,
+];
+
 /** Methods whose request body the shell parses (strict JSON, size, media type). */
 const BODY_ERRORS: readonly ErrorDefinition[] = [
   CoreErrors.malformed_json,
@@ -85,7 +98,7 @@ const BODY_ERRORS: readonly ErrorDefinition[] = [
 
 /** Every error code an operation can answer with, grouped by status (ascending). */
 export function errorsOf(contract: RouteContract): Map<number, ErrorDefinition[]> {
-  const all = [...contract.errors, ...SHELL_ERRORS];
+  const all = [...contract.errors, ...SHELL_ERRORS, ...EDGE_ERRORS];
   if (contract.method !== 'GET') all.push(...BODY_ERRORS);
   if ((contract.querystring && !contract.queryCheckedByOperation) || (contract.body && !contract.bodyCheckedByOperation)) all.push(CoreErrors.invalid_request);
   if (contract.url.includes(':')) all.push(CoreErrors.malformed_url);

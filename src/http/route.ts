@@ -65,6 +65,13 @@ export type RouteExtras = Pick<RouteShorthandOptions, 'onRequest' | 'preValidati
 // Operations that check their own body or query: Fastify must accept whatever parsed.
 const acceptAll = () => () => true;
 
+/** The statuses the HTTP parser answers with (src/http/edge.ts), and what it refuses with each. */
+const PARSER_REFUSALS: Readonly<Record<number, string>> = {
+  400: 'A request line, header line or framing that is not valid HTTP/1.1',
+  408: 'A request whose headers or body do not arrive in time',
+  431: 'A header section beyond 16 KiB',
+};
+
 /** The Fastify schema of a contract: request schemas and every documented answer. */
 export function routeSchema(contract: RouteContract, shape: ErrorShape, hide: boolean): FastifySchema & Record<string, unknown> {
   const response: Record<string, unknown> = {};
@@ -76,12 +83,13 @@ export function routeSchema(contract: RouteContract, shape: ErrorShape, hide: bo
   for (const [status, defs] of errorsOf(contract)) {
     const codes = defs.map((d) => d.code);
     let schema = contract.errorBodies?.[status]?.(codes) ?? errorBodySchema(shape, codes);
+    // What the HTTP parser refuses is refused before the path is read, so those answers come
+    // in the neutral shape (both message keys); the shell's and the route's are the group's.
+    const parserNote = shape === 'any' ? undefined : PARSER_REFUSALS[status];
     let note = '';
-    // A header section beyond Node's parser limit is refused before the path is read, so
-    // that 431 comes in the neutral shape (both message keys); the guard's own is the group's.
-    if (status === 431 && shape !== 'any') {
+    if (parserNote !== undefined) {
       schema = Type.Union([schema, errorBodySchema('any', codes)]);
-      note = '\n\nA header section beyond 16 KiB is refused by the HTTP parser before the path is known: that answer has the neutral shape (`error` and `detail`).';
+      note = `\n\n${parserNote} is refused by the HTTP parser before the path is known: that answer has the neutral shape (\`error\` and \`detail\`).`;
     }
     response[status] = {
       description: defs.map((d) => `\`${d.code}\`: ${d.meaning}`).join('\n\n') + note,

@@ -556,5 +556,10 @@ export const SCENARIOS: Record<string, OperationScenarios> = {
 
 /** Documented answers no scenario can produce, with the reason (`*` = every operation). */
 export const UNREACHABLE: Record<string, Record<number, string>> = {
-  '*': { 500: 'an unexpected failure inside the service; test/http/shell.test.ts plants one and checks its body' },
+  '*': {
+    500: 'an unexpected failure inside the service; test/http/shell.test.ts plants one and checks its body',
+    // Raw-socket answers: the contract test checks the 417 body against every operation's schema.
+    408: 'a request that did not arrive in time, over a real socket; test/http/edge.test.ts waits for it',
+    417: 'an unknown Expect over a real socket; checked against every operation\'s schema in contract.test.ts',
+  },
 };

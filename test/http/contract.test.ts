@@ -210,6 +210,26 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents the edge\'s refusals (no Host, an unknown expectation, a broken request line) for every operation', async () => {
+    const port = portOf(f.small.app);
+    for (const op of OPERATIONS) {
+      const path = SCENARIOS[op.operation.operationId].url(f);
+      for (const [request, status, code] of [
+        [`${op.method} ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`, 400, 'invalid_host'],
+        [`${op.method} ${path} HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nConnection: close\r\n\r\n`, 417, 'expectation_failed'],
+        [`${op.method} ${path} HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n`, 400, 'malformed_request'],
+      ] as const) {
+        const got = await exchange(port, request, { limitMs: 3000 });
+        const [answer] = parseResponses(got.bytes);
+        expect(answer.status, `${path} ${code}`).toBe(status);
+        const body = parseStrictJson(answer.body) as { code: string };
+        expect(body.code).toBe(code);
+        const validate = validator(op.operation.responses[String(status)].content!['application/json'].schema);
+        expect(validate(body), `${op.operation.operationId} ${code}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      }
+    }
+  });
+
   it('names a scenario or a reason for every documented status of every operation', () => {
     const missing: string[] = [];
     for (const { operation, method } of OPERATIONS) {

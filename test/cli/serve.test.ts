@@ -25,6 +25,20 @@ describe('evidence-desk serve', () => {
     expect(out.stderr).toMatch(/EVIDENCE_MODE must be one of live, sample/);
   });
 
+  it('fails with exit 2 when it cannot listen: a port in use, a host that does not resolve', async () => {
+    const served = await startServe(['--capture-interval', '0', '--data-dir', tempDir()]);
+    try {
+      const port = new URL(served.address).port;
+      for (const args of [['--port', port], ['--port', '0', '--host', 'no-such-host.invalid']]) {
+        const out = spawnSync(process.execPath, [bin, 'serve', '--capture-interval', '0', '--data-dir', tempDir(), ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 60_000 });
+        expect(out.status, args.join(' ')).toBe(2);
+        expect(out.stderr, args.join(' ')).toMatch(/EADDRINUSE|ENOTFOUND|EAI_AGAIN/);
+      }
+    } finally {
+      served.kill();
+    }
+  }, 120_000);
+
   it('serves health, readiness, OpenAPI and docs from a real listening process, then shuts down on SIGTERM', async () => {
     const served = await startServe(['--capture-interval', '0', '--data-dir', tempDir()]);
     try {

@@ -304,12 +304,17 @@ export function createEdge(config: EdgeConfig): Edge {
 
   const prepare = (raw: IncomingMessage, reply: FastifyReply) => {
     reply.headers(security);
-    // With an Upgrade header the parser stops reading the connection after this request
-    // (Node hands upgrades to listeners we do not have): answer it, then close, so nothing
-    // sent after it waits for an answer that cannot come.
+    // After a request that asks for an upgrade, Node's parser drops what follows it in the
+    // same read (it would belong to the new protocol; we have no upgrade listener): answer
+    // it, then close, so nothing sent after it waits for an answer that cannot come. Its own
+    // body is still read, so the connection counts as ending only once that body is in: a
+    // body that never arrives still gets its 408.
     if (raw.headers.upgrade !== undefined) {
       reply.header('connection', 'close');
-      endQuietly(raw.socket);
+      // (The parser never completes an upgrade request without a body: it stops at its head.)
+      const announcesBody = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length']) > 0;
+      if (raw.complete || !announcesBody) endQuietly(raw.socket);
+      else raw.once('end', () => endQuietly(raw.socket));
     }
   };
 
@@ -429,13 +434,6 @@ export function createEdge(config: EdgeConfig): Edge {
         const coding = raw.headers['transfer-encoding'];
         if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') {
           refuseAndEnd(raw, done, CoreErrors.bad_framing, 'the only transfer coding this service reads is chunked (alone); the connection is closed');
-          return;
-        }
-        // After an Upgrade header Node's parser reads nothing more of the connection (see
-        // `prepare`), so a body announced with it would never arrive and no deadline would end
-        // the wait: refused at once.
-        if (raw.headers.upgrade !== undefined && (coding !== undefined || Number(raw.headers['content-length']) > 0)) {
-          refuseAndEnd(raw, done, CoreErrors.bad_framing, 'a request that asks for a protocol upgrade cannot carry a body here; send it without Upgrade');
           return;
         }
         done();

@@ -268,16 +268,33 @@ describe('requests Node answered or dropped by itself', () => {
     expect(responses.map((r) => r.status)).toEqual([404, 200]);
   });
 
-  it.each([
-    ['chunked', 'Transfer-Encoding: chunked'],
-    ['a Content-Length', 'Content-Length: 8'],
-  ])('refuses at once an upgrade request announcing a body (%s) that it could never read, then closes', async (_name, framing) => {
-    // Node's parser reads nothing after an upgrade request's head, so waiting for the body would never end.
-    const got = await exchange(port, `POST /test/echo HTTP/1.1\r\n${host}Upgrade: x\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`, { end: false, limitMs: CUT_WITHIN_MS });
-    expect(got.closed).toBe(true);
-    const responses = parseResponses(got.bytes);
-    expect(responses).toHaveLength(1);
-    expectRefusal(responses[0], 400, 'bad_framing');
+  const UPGRADE_BODIES = [
+    ['chunked', 'Transfer-Encoding: chunked', '8\r\n{"a": 1}\r\n0\r\n\r\n'],
+    ['a Content-Length', 'Content-Length: 8', '{"a": 1}'],
+  ] as const;
+  const UPGRADE_HEADERS = ['Upgrade: x\r\n', 'Upgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n'];
+
+  it.each(UPGRADE_BODIES)('reads the body of an upgrade request (%s), answers it, then closes without running what follows', async (_name, framing, body) => {
+    for (const upgrade of UPGRADE_HEADERS) {
+      const before = hits;
+      const got = await exchange(port, `POST /test/echo HTTP/1.1\r\n${host}${upgrade}Content-Type: application/json\r\n${framing}\r\n\r\n${body}GET /test/hit HTTP/1.1\r\n${host}\r\n`, { end: false, limitMs: CUT_WITHIN_MS });
+      expect(got.closed, upgrade).toBe(true);
+      const responses = parseResponses(got.bytes);
+      expect(responses.map((r) => r.status), upgrade).toEqual([200]);
+      expect(responses[0].headers.connection).toBe('close');
+      expect(parseStrictJson(responses[0].body)).toEqual({ received: { a: 1 } });
+      expect(hits, upgrade).toBe(before);
+    }
+  });
+
+  it.each(UPGRADE_BODIES)('answers 408 to an upgrade request whose announced body (%s) never arrives, then closes', async (_name, framing) => {
+    for (const upgrade of UPGRADE_HEADERS) {
+      const got = await exchange(port, `POST /test/echo HTTP/1.1\r\n${host}${upgrade}Content-Type: application/json\r\n${framing}\r\n\r\n`, { end: false, limitMs: CUT_WITHIN_MS });
+      expect(got.closed, upgrade).toBe(true);
+      const responses = parseResponses(got.bytes);
+      expect(responses, upgrade).toHaveLength(1);
+      expectRefusal(responses[0], 408, 'request_timeout');
+    }
   });
 
   it('answers CONNECT with 405 unsupported_method instead of dropping it', async () => {

@@ -294,7 +294,10 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
       pressureHandler: (request, reply, type, value) => {
         const measured = typeof value === 'number' ? Math.round(value) : value;
         const overloaded = new AppError(CoreErrors.overloaded, `the service is saturated (${type} ${measured}); retry shortly`, { headers: { 'retry-after': '1' } });
-        void sendError(reply, shapeForPath(routerPath(request.url)), overloaded, sample);
+        const path = routerPath(request.url);
+        // Shed before any plugin's hooks run: the headers of the group the path belongs to are set here.
+        setGroupHeaders(reply, path);
+        void sendError(reply, shapeForPath(path), overloaded, sample);
       },
     });
   }

@@ -49,8 +49,9 @@ export const GROUPS: readonly GroupDefinition[] = [
     routes: ANALYSIS_ROUTES,
     plugin: analysisPlugin,
     answerHeaders: setAnalysisHeaders,
-    // The reference's discovery paths are answered at the root too, with its headers.
-    headerPaths: ANALYSIS_DISCOVERY_PATHS,
+    // The reference's discovery paths are answered at the root too, with its headers, and
+    // so is its /mcp (served beside the groups, src/http/plugins/mcp.ts).
+    headerPaths: new Set([...ANALYSIS_DISCOVERY_PATHS, '/mcp']),
   },
   { name: 'funding', prefix: '/funding-evidence', shape: 'evidence', routes: FUNDING_ROUTES, plugin: fundingPlugin },
   { name: 'applications', prefix: '/funding-evidence', shape: 'evidence', routes: APPLICATION_ROUTES, plugin: applicationsPlugin },

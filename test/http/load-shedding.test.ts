@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -30,14 +31,28 @@ describe('load shedding', () => {
     // The sampler (every 20 ms here) reads a delay histogram that a timer of its own fills;
     // after the block either timer may run first, so the delay shows at the first or the
     // second sample. Ask until it does, for a few sample periods, never longer.
-    let shed = await t.app.inject({ method: 'GET', url: '/healthz' });
-    for (let i = 0; i < 40 && shed.statusCode !== 503; i++) {
-      await new Promise((r) => setTimeout(r, 5));
-      shed = await t.app.inject({ method: 'GET', url: '/healthz' });
-    }
+    const shedAt = async (options: InjectOptions) => {
+      let shed = await t.app.inject(options);
+      for (let i = 0; i < 40 && shed.statusCode !== 503; i++) {
+        await new Promise((r) => setTimeout(r, 5));
+        shed = await t.app.inject(options);
+      }
+      return shed;
+    };
+    const shed = await shedAt({ method: 'GET', url: '/healthz' });
     expect(shed.statusCode).toBe(503);
     expect(shed.headers['retry-after']).toBe('1');
     expect(shed.json().code).toBe('overloaded');
+    // Shed before the groups' hooks, with the headers of the group the path belongs to:
+    // the analysis reference's CORS and no-store on its paths and its /mcp.
+    for (const url of ['/v1/capabilities', '/noisefloor/mcp', '/mcp']) {
+      expect(await healthyAgain()).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url: '/test/block' })).statusCode).toBe(200);
+      const answer = await shedAt({ method: 'GET', url });
+      expect(answer.statusCode, url).toBe(503);
+      expect(answer.headers['access-control-allow-origin'], url).toBe('*');
+      expect(answer.headers['cache-control'], url).toBe('no-store');
+    }
     expect(await healthyAgain()).toBe(200);
   });
 });

@@ -202,10 +202,14 @@ export function createEdge(config: EdgeConfig): Edge {
    * would close at once and reset a client that is still writing, which may lose the answer.
    */
   const ending = new WeakSet<Socket>();
+  /** Once the answer is out, the connection ends the way parser refusals end (see above). */
+  const closeGently = (socket: Socket) => {
+    (socket as Socket & { destroySoon(): void }).destroySoon = () => answerAndClose(socket, NOTHING);
+  };
   const endQuietly = (socket: Socket) => {
     if (ending.has(socket)) return;
     ending.add(socket);
-    (socket as Socket & { destroySoon(): void }).destroySoon = () => answerAndClose(socket, NOTHING);
+    closeGently(socket);
   };
 
   /** Connections on which a request head has been read whole (see refusedIsHead). */
@@ -314,7 +318,11 @@ export function createEdge(config: EdgeConfig): Edge {
       // (The parser never completes an upgrade request without a body: it stops at its head.)
       const announcesBody = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length']) > 0;
       if (raw.complete || !announcesBody) endQuietly(raw.socket);
-      else raw.once('end', () => endQuietly(raw.socket));
+      else {
+        // An answer given before the body is in (a 404, say) still closes gently.
+        closeGently(raw.socket);
+        raw.once('end', () => endQuietly(raw.socket));
+      }
     }
   };
 

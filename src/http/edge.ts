@@ -352,6 +352,14 @@ export function createEdge(config: EdgeConfig): Edge {
       return pipeline.isFull(raw.socket);
     },
     install(app) {
+      // Every answer that closes the connection closes it gently: Fastify's own 413 for a body
+      // declared over the limit sets `Connection: close` while the client is still sending that
+      // body, and Node's close would reset it before it read the answer.
+      app.addHook('onSend', (request, reply, payload, done) => {
+        const connection = reply.getHeader('connection');
+        if (typeof connection === 'string' && connection.toLowerCase() === 'close') closeGently(request.raw.socket);
+        done(null, payload);
+      });
       app.addHook('onRoute', (route) => {
         if (onlyRefuses(route)) return;
         for (const method of Array.isArray(route.method) ? route.method : [route.method]) methods.add(String(method).toUpperCase());

@@ -557,6 +557,8 @@ describe('answers that end the connection', () => {
       // Answered before its body is in (the route reads none): what follows is that body.
       `GET /healthz HTTP/1.1\r\n${host}Connection: Upgrade\r\nUpgrade: h2c\r\nContent-Length: 600\r\n\r\n`,
       `GET /healthz HTTP/2.0\r\n${host}\r\n`,
+      // A body declared over the limit: refused (413) before it is read, while the client sends it.
+      `POST /test/echo HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 300000\r\n\r\n`,
     ];
     for (const first of refused) {
       // The client goes on writing pipelined requests after the answer is on its way, and

@@ -46,9 +46,14 @@ describe('load shedding', () => {
     // Shed before the groups' hooks, with the headers of the group the path belongs to:
     // the analysis reference's CORS and no-store on its paths and its /mcp.
     for (const url of ['/v1/capabilities', '/noisefloor/mcp', '/mcp']) {
-      expect(await healthyAgain()).toBe(200);
-      expect((await t.app.inject({ method: 'GET', url: '/test/block' })).statusCode).toBe(200);
-      const answer = await shedAt({ method: 'GET', url });
+      // The shedding lasts a sample or two after each block: on a busy machine the asks may
+      // miss it, so the block is repeated (a few times at most) until one is shed.
+      let answer = await t.app.inject({ method: 'GET', url });
+      for (let attempt = 0; attempt < 5 && answer.statusCode !== 503; attempt++) {
+        expect(await healthyAgain()).toBe(200);
+        expect((await t.app.inject({ method: 'GET', url: '/test/block' })).statusCode).toBe(200);
+        answer = await shedAt({ method: 'GET', url });
+      }
       expect(answer.statusCode, url).toBe(503);
       expect(answer.headers['access-control-allow-origin'], url).toBe('*');
       expect(answer.headers['cache-control'], url).toBe('no-store');

@@ -21,24 +21,27 @@ export function registerServe(program: Command): void {
     const storage = await openStorage(config);
     const deps = { config, storage, clock: nowInstant };
     const app = await buildApp(deps);
-    try {
-      await app.listen({ port: config.port, host: config.host });
-    } catch (error) {
-      // Nothing was served (a port in use, a host that does not resolve): close what start-up
-      // opened and fail the command (exit 2). The graceful-close handler is installed only
-      // after this point, as its normal-exit path would end the process with 0.
-      await app.close().catch(() => undefined);
-      await storage.close().catch(() => undefined);
-      throw error;
-    }
     let started: RunningService[] = [];
-    closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    // Installed before listening, so a SIGTERM that comes as soon as the port answers still
+    // closes gracefully (exit 0).
+    const closer = closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
       if (err) app.log.error({ err }, 'shutting down after an unexpected error');
       else app.log.info({ signal }, 'shutting down');
       for (const service of started) await service.stop().catch(() => undefined);
       await app.close();
       await storage.close();
     });
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } catch (error) {
+      // Nothing was served (a port in use, a host that does not resolve): fail the command
+      // (exit 2). The graceful-close handler goes first, as its normal-exit path would end
+      // the process with 0.
+      closer.uninstall();
+      await app.close().catch(() => undefined);
+      await storage.close().catch(() => undefined);
+      throw error;
+    }
     app.log.info({ mode: config.mode, storage: storage.dialect, build: RUNS_SOURCES ? 'sources' : 'dist', heapGrowth }, 'evidence-desk is serving');
     // The sources run only when dist/ is missing or older than src/ (bin/build.js). That
     // works, but each process then carries the transpiler, in the event loop and in every

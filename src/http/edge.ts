@@ -316,13 +316,11 @@ export function createEdge(config: EdgeConfig): Edge {
     if (raw.headers.upgrade !== undefined) {
       reply.header('connection', 'close');
       // (The parser never completes an upgrade request without a body: it stops at its head.)
+      // An answer given before the body is in (a 404, say) still closes gently: its
+      // `Connection: close` makes the onSend hook below see to that.
       const announcesBody = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length']) > 0;
       if (raw.complete || !announcesBody) endQuietly(raw.socket);
-      else {
-        // An answer given before the body is in (a 404, say) still closes gently.
-        closeGently(raw.socket);
-        raw.once('end', () => endQuietly(raw.socket));
-      }
+      else raw.once('end', () => endQuietly(raw.socket));
     }
   };
 

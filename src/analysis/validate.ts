@@ -415,6 +415,39 @@ function findLoneSurrogate(value: unknown, segments: Segment[]): Segment[] | und
   return undefined;
 }
 
+/**
+ * The `lone_surrogate` issue for `value`: the first string or key, in written order, that
+ * holds an unpaired surrogate; undefined when none does.
+ */
+export function loneSurrogateIssue(value: unknown): ValidationIssue | undefined {
+  const segments = findLoneSurrogate(value, []);
+  if (segments === undefined) return undefined;
+  return {
+    code: AnalysisErrors.lone_surrogate.code,
+    message: `${messagePath(segments)}: contains an unpaired UTF-16 surrogate, which is not valid Unicode text; send well-formed UTF-8`,
+    path: pointer(segments),
+  };
+}
+
+/**
+ * The 422 `lone_surrogate` a request raises where the reference's UTF-8 encoding of it fails:
+ * its digest, after the schema and domain checks. `request` is searched for the culprit.
+ */
+export function loneSurrogateError(request: unknown, cause?: unknown): AppError {
+  const found = loneSurrogateIssue(request);
+  const message = found?.message ?? 'input: a string holds an unpaired UTF-16 surrogate, which is not valid Unicode text; send well-formed UTF-8';
+  return new AppError(AnalysisErrors.lone_surrogate, message, { path: found?.path, cause });
+}
+
+export interface ValidatorOptions {
+  /**
+   * `report` (the default): an unpaired surrogate is the validator's issue once the schema is
+   * satisfied. `defer`: the validator passes it, for tools whose digest raises it after their
+   * domain checks (loneSurrogateError), where the reference's encoding fails.
+   */
+  loneSurrogates?: 'report' | 'defer';
+}
+
 export interface Validator<T> {
   /** The first problem with `value`, or undefined when it satisfies the schema. */
   issue(value: unknown): ValidationIssue | undefined;
@@ -423,7 +456,8 @@ export interface Validator<T> {
 }
 
 /** Compiles a request schema (see src/analysis/schemas) into a validator. */
-export function compileValidator<T>(schema: object): Validator<T> {
+export function compileValidator<T>(schema: object, options: ValidatorOptions = {}): Validator<T> {
+  const reportSurrogates = options.loneSurrogates !== 'defer';
   const state: Compiler = { sawLoneSurrogate: false };
   const root = compileSchema(schema as JsonSchema, state);
   const issue = (value: unknown): ValidationIssue | undefined => {
@@ -436,14 +470,7 @@ export function compileValidator<T>(schema: object): Validator<T> {
     }
     // Unpaired surrogates are reported only once the schema is satisfied, so a request
     // with both problems hears about the schema first (as from the reference service).
-    if (state.sawLoneSurrogate) {
-      const segments = findLoneSurrogate(value, []) ?? [];
-      return {
-        code: AnalysisErrors.lone_surrogate.code,
-        message: `${messagePath(segments)}: contains an unpaired UTF-16 surrogate, which is not valid Unicode text; send well-formed UTF-8`,
-        path: pointer(segments),
-      };
-    }
+    if (state.sawLoneSurrogate && reportSurrogates) return loneSurrogateIssue(value);
     return undefined;
   };
   return {

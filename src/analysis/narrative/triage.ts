@@ -3,9 +3,10 @@
 // reader by conflict, source kind and recency. Pure: no I/O, no clock, input untouched.
 import { AppError } from '../../core/errors.js';
 import { cloneJson, LoneSurrogateError, sha256OfDigestJson } from '../../core/json.js';
-import { compareCodePoints, hasLoneSurrogate } from '../../core/strings.js';
+import { compareCodePoints } from '../../core/strings.js';
 import { parseUtcTimestamp, secondsBetween, type Instant } from '../../core/time.js';
 import { AnalysisErrors } from '../errors.js';
+import { loneSurrogateError } from '../validate.js';
 import { clusterIdOf } from './cluster-id.js';
 import { greedyClusters } from './cluster.js';
 import { declaredFamily } from './families.js';
@@ -40,29 +41,6 @@ function timestamp(text: string, path: string): Instant {
   return instant;
 }
 
-function pointerToken(key: string | number): string {
-  return String(key).replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-/** JSON pointer to the first string (or key) holding an unpaired surrogate, if any. */
-function loneSurrogatePath(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return hasLoneSurrogate(value) ? path : null;
-  if (value === null || typeof value !== 'object') return null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = loneSurrogatePath(value[i], `${path}/${i}`);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  for (const [key, member] of Object.entries(value)) {
-    if (hasLoneSurrogate(key)) return `${path}/${pointerToken(key)}`;
-    const found = loneSurrogatePath(member, `${path}/${pointerToken(key)}`);
-    if (found !== null) return found;
-  }
-  return null;
-}
-
 /** §4.1: the caller's events and clock, plus `focus` and `policy` only when sent. */
 function requestDigest(request: NarrativeRequest): string {
   const digested: Record<string, unknown> = { events: request.events, as_of: request.as_of };
@@ -73,12 +51,7 @@ function requestDigest(request: NarrativeRequest): string {
   } catch (error) {
     if (!(error instanceof LoneSurrogateError)) throw error;
     // Upstream answers with a raw codec message; say which field is at fault instead.
-    const path = loneSurrogatePath(digested, '') ?? '';
-    throw new AppError(
-      AnalysisErrors.lone_surrogate,
-      `${path || 'the request'} contains an unpaired UTF-16 surrogate, which is not valid Unicode text`,
-      { path: path || undefined, cause: error },
-    );
+    throw loneSurrogateError(request, error);
   }
 }
 

@@ -29,20 +29,24 @@ interface Runner {
   overflowPath?: string;
 }
 
+// `surrogatesAtDigest`: an unpaired surrogate is refused by the tool's request digest, after
+// its domain checks, where the reference's UTF-8 encoding fails (duplicate ids win over it);
+// the other tools' validators refuse it.
+
 /** Each tool takes its own request type, which the validator has just established. */
 type AnyRun = (args: never) => unknown;
 
-const RUNS: Readonly<Record<AnalysisToolName, { run: AnyRun; overflowPath?: string }>> = {
+const RUNS: Readonly<Record<AnalysisToolName, { run: AnyRun; overflowPath?: string; surrogatesAtDigest?: boolean }>> = {
   ab_test: { run: abTest, overflowPath: '' },
   did_it_change: { run: didItChange, overflowPath: '/values' },
   dyson_reference: { run: dysonReference },
   forecast_next: { run: forecastNext, overflowPath: '/values' },
-  market_assessment: { run: assessMarket },
-  narrative_triage: { run: triageNarrative },
+  market_assessment: { run: assessMarket, surrogatesAtDigest: true },
+  narrative_triage: { run: triageNarrative, surrogatesAtDigest: true },
   real_or_sampling: { run: realOrSampling, overflowPath: '/values' },
   score_forecasts: { run: scoreForecasts, overflowPath: '/values' },
   // The spectral digest is computed over the request exactly as received.
-  spectral_assessment: { run: (args) => assessSpectral(args, args) },
+  spectral_assessment: { run: (args) => assessSpectral(args, args), surrogatesAtDigest: true },
   which_metrics_matter: { run: whichMetricsMatter, overflowPath: '/evidence' },
 };
 
@@ -60,8 +64,8 @@ function runnerFor(name: string): Runner {
   if (runner !== undefined) return runner;
   requireAnalysisTool(name);
   const spec = analysisToolSpec(name)!;
-  const { run, overflowPath } = RUNS[spec.name];
-  runner = { validator: compileValidator(spec.schema), run, overflowPath };
+  const { run, overflowPath, surrogatesAtDigest } = RUNS[spec.name];
+  runner = { validator: compileValidator(spec.schema, { loneSurrogates: surrogatesAtDigest ? 'defer' : 'report' }), run, overflowPath };
   runners.set(name, runner);
   return runner;
 }

@@ -34,11 +34,16 @@ export interface IndexedRows {
 }
 
 export function indexRows(rows: readonly EvidenceRow[]): IndexedRows {
-  return {
-    rows,
-    foldedIds: rows.map((r) => (r.entity_id === null ? '' : casefold(r.entity_id))),
-    foldedNames: rows.map((r) => (r.entity_name === null ? '' : casefold(r.entity_name))),
+  // A history repeats its market's id and name on every row: each text is folded once and
+  // its rows share the folded string.
+  const folded = new Map<string, string>();
+  const fold = (text: string | null): string => {
+    if (text === null) return '';
+    let out = folded.get(text);
+    if (out === undefined) folded.set(text, (out = casefold(text)));
+    return out;
   };
+  return { rows, foldedIds: rows.map((r) => fold(r.entity_id)), foldedNames: rows.map((r) => fold(r.entity_name)) };
 }
 
 export function diagnosticsOf(rows: readonly EvidenceRow[]): EvidenceRow[] {

@@ -54,6 +54,8 @@ export interface DataDeps {
   limiter?: Limiter;
   /** Store polling interval while another instance fetches (ms). */
   pollMs?: number;
+  /** Projected snapshot rows kept in this process (snapshots.ts). */
+  snapshotRowBudget?: number;
 }
 
 export interface DataContext {
@@ -82,7 +84,7 @@ export function createDataContext(deps: DataDeps): DataContext {
     documents,
     pollMs: deps.pollMs,
   });
-  const snapshots = new Snapshots({ storage: deps.storage, registry, cache, documents, clock: deps.clock, mode: deps.config.mode });
+  const snapshots = new Snapshots({ storage: deps.storage, registry, cache, documents, clock: deps.clock, mode: deps.config.mode, rowBudget: deps.snapshotRowBudget });
   return { storage: deps.storage, config: deps.config, clock: deps.clock, registry, cache, snapshots, answers: new AnswerCache() };
 }
 

@@ -63,14 +63,25 @@ export interface SnapshotDeps {
   documents: DocumentCache;
   clock: () => Instant;
   mode: string;
+  /** Projected rows kept in this process (default SNAPSHOT_ROW_BUDGET). */
+  rowBudget?: number;
 }
 
+/**
+ * Rows are the heavy part (~450 bytes each with their index): 100 000 of them are kept. The
+ * newest snapshot with more (a large atlas history: 120 000 rows, ~50 MB, from a 2.9 MB
+ * document) is kept too, outside that budget, so paging through it costs one projection
+ * instead of one per page; the 4 MiB cap on a source document bounds it.
+ */
+export const SNAPSHOT_ROW_BUDGET = 100_000;
+
 export class Snapshots {
-  // Rows are the heavy part (a few hundred bytes each): keep up to 100 000 of them.
-  private readonly states = new WeightedLru<string, SnapshotState>(100_000, (s) => s.indexed.rows.length + 1);
+  private readonly states: WeightedLru<string, SnapshotState>;
   private readonly building = new Map<string, Promise<SnapshotState>>();
 
-  constructor(private readonly deps: SnapshotDeps) {}
+  constructor(private readonly deps: SnapshotDeps) {
+    this.states = new WeightedLru(deps.rowBudget ?? SNAPSHOT_ROW_BUDGET, (s) => s.indexed.rows.length + 1, { keepOversized: true });
+  }
 
   /** The snapshot of the dataset's current retrievals, fetching what is stale. */
   async current(dataset: DatasetId): Promise<ServedSnapshot> {

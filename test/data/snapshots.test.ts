@@ -66,6 +66,18 @@ for (const backend of backends) {
       expect(values).toEqual([1, 2, 3, 4, 5]);
     });
 
+    it('keeps the rows of a snapshot larger than the row budget, so paging through it projects it once', async () => {
+      const small = makeContext(storage, liveConfig(server), clock, { snapshotRowBudget: 2 });
+      const first = await small.snapshots.current('money_markets');
+      expect(first.state.indexed.rows).toHaveLength(5);
+      // Another dataset's snapshot comes and goes without pushing it out.
+      await small.snapshots.current('capital_markets');
+      const again = await small.snapshots.current('money_markets');
+      expect(again.state).toBe(first.state);
+      const pinned = await small.snapshots.byId('money_markets', first.state.row.snapshotId);
+      expect(pinned.state).toBe(first.state);
+    });
+
     it('answers a chosen snapshot with the same bytes however much later it is asked', async () => {
       const first = await stateWith(null);
       clock.advance(7);

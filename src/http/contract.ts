@@ -76,10 +76,13 @@ const SHELL_ERRORS: readonly ErrorDefinition[] = [
 
 /**
  * Refusals at the edge before a request is routed (src/http/edge.ts): the request line or
- * framing, the Host, an expectation, a deadline, a shutdown. Any operation's request can earn them.
+ * framing, a target holding bytes a URL may not (or, with a path parameter, not valid
+ * percent-encoded UTF-8), the Host, an expectation, a deadline, a shutdown. Any operation's
+ * request can earn them.
  */
 const EDGE_ERRORS: readonly ErrorDefinition[] = [
   CoreErrors.malformed_request,
+  CoreErrors.malformed_url,
   CoreErrors.bad_framing,
   CoreErrors.invalid_host,
   CoreErrors.request_timeout,
@@ -101,7 +104,6 @@ export function errorsOf(contract: RouteContract): Map<number, ErrorDefinition[]
   const all = [...contract.errors, ...SHELL_ERRORS, ...EDGE_ERRORS];
   if (contract.method !== 'GET') all.push(...BODY_ERRORS);
   if ((contract.querystring && !contract.queryCheckedByOperation) || (contract.body && !contract.bodyCheckedByOperation)) all.push(CoreErrors.invalid_request);
-  if (contract.url.includes(':')) all.push(CoreErrors.malformed_url);
   const byStatus = new Map<number, ErrorDefinition[]>();
   for (const def of all) {
     const list = byStatus.get(def.status) ?? [];

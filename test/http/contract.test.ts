@@ -210,7 +210,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('documents the edge\'s refusals (no Host, an unknown expectation, a broken request line) for every operation', async () => {
+  it('documents the edge\'s refusals (no Host, an unknown expectation, a broken request line, a raw byte in the target) for every operation', async () => {
     const port = portOf(f.small.app);
     for (const op of OPERATIONS) {
       const path = SCENARIOS[op.operation.operationId].url(f);
@@ -218,6 +218,8 @@ describe('the OpenAPI document', () => {
         [`${op.method} ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`, 400, 'invalid_host'],
         [`${op.method} ${path} HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nConnection: close\r\n\r\n`, 417, 'expectation_failed'],
         [`${op.method} ${path} HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n`, 400, 'malformed_request'],
+        // A byte a URL may not hold, sent as itself (latin1: one byte 0xE9) in the query.
+        [`${op.method} ${path}${path.includes('?') ? '&' : '?'}x=\u00e9 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 400, 'malformed_url'],
       ] as const) {
         const got = await exchange(port, request, { limitMs: 3000 });
         const [answer] = parseResponses(got.bytes);

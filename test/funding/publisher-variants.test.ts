@@ -128,6 +128,17 @@ describe('real-shaped publisher documents through the local publisher server', (
     expect(review.transformations[4]).toMatch(/^IORB was read from the Board's table of rate changes/);
   });
 
+  it('fails the capture, publishing nothing, when the newest SOFR day is a weekend day', async () => {
+    const doc = JSON.parse(new TextDecoder().decode(fixtureBytes('sofr/valid.json'))) as { refRates: { effectiveDate: string }[] };
+    doc.refRates.splice(0, 2);
+    doc.refRates[0].effectiveDate = '2026-10-18'; // a Sunday, newer than every other SOFR day left
+    server.documents.sofr = { body: Buffer.from(JSON.stringify(doc)) };
+    const attempt = await capture();
+    expect(attempt).toMatchObject({ outcome: 'failed', error_code: 'publisher_document_invalid', document: 'sofr', reason: 'document_not_business_day', packet_id: null });
+    expect(attempt.error).toMatch(/SOFR is dated 2026-10-18, a Sunday/);
+    expect((await t.app.inject({ url: '/v1/funding/latest' })).statusCode).toBe(503);
+  });
+
   it('records which document failed and why, in the attempt report, the stored attempt and history', async () => {
     serve('reserves', 'reserves/label-missing.htm');
     const attempt = await capture();

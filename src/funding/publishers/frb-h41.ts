@@ -14,6 +14,7 @@
 import { parseIsoDate, weekdayOfDays } from '../../core/time.js';
 import { divideByPowerOfTen, parseDecimalText } from '../decimal.js';
 import { PublisherDocumentError } from '../errors.js';
+import { millionsProblem } from './amounts.js';
 import { acceptedObservation, buildSeries, describeValue, fail, rejectedObservation, requireSize } from './body.js';
 import { type HtmlPage, type HtmlTable, type TableCell, columnCount, columnHeaders, readHtmlTables, rowCells } from './html-tables.js';
 import type { IsoDate, PublisherBody, PublisherDocument } from './types.js';
@@ -154,10 +155,14 @@ export function parseH41Page(body: PublisherBody): H41Document {
 
   const weekEnded = weekEndedDate(found.header);
   const millions = parseDecimalText(valueCell.text, { thousandsSeparators: true });
+  const problem = millions === null ? undefined : millionsProblem(millions);
   const observation = millions === null
     ? rejectedObservation(weekEnded, new PublisherDocumentError(DOCUMENT, 'document_not_a_number',
       `the weekly average cell reads ${describeValue(valueCell.text)}, not a number of millions`, { location: cellName(valueCell) }))
-    : acceptedObservation(weekEnded, divideByPowerOfTen(millions, 3));
+    : problem !== undefined
+      ? rejectedObservation(weekEnded, new PublisherDocumentError(DOCUMENT, problem.reason,
+        `the weekly average cell reads ${describeValue(valueCell.text)}, ${problem.why}`, { location: cellName(valueCell) }))
+      : acceptedObservation(weekEnded, divideByPowerOfTen(millions, 3));
 
   return Object.freeze({
     document: DOCUMENT,

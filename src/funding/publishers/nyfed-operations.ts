@@ -35,6 +35,7 @@ import {
   readJsonDocument,
   rejectedObservation,
 } from './body.js';
+import { nonBusinessDay } from './calendar.js';
 import type { DatedObservation, IsoDate, MetricId, PublisherBody, PublisherDocument, SetAsideOperation } from './types.js';
 
 interface Operation {
@@ -192,6 +193,12 @@ function parseOperations(rules: OperationRules, body: PublisherBody): PublisherD
 
   const entries: DatedObservation[] = [];
   for (const [date, ops] of byDate) {
+    const closed = nonBusinessDay(date, 'nyfed');
+    if (closed !== undefined) {
+      entries.push(rejectedObservation(date, new PublisherDocumentError(document, 'document_not_business_day',
+        `${rules.label} operations are dated ${date}, ${closed}, when the NY Fed holds none`, { location: operationLocation(ops[0]) })));
+      continue;
+    }
     try {
       const { total, setAside } = dayTotal(rules, date, ops);
       entries.push(acceptedObservation(date, divideByPowerOfTen(total, DOLLARS_PER_BILLION_EXPONENT), setAside));

@@ -4,8 +4,13 @@
 // (3.9 → "3.9"). Percentiles the NY Fed cannot compute are sent as the text "NA"; that,
 // like null, booleans or any other text, rejects the value for that date — it is never
 // read as zero and never skipped in favour of an older day.
+//
+// Without the upstream's reference desk to cross-check against (docs/funding.md), what no
+// real print can be is refused for its date too: a date the NY Fed publishes no rate for
+// (calendar.ts), a negative or absurd SOFR volume, a 99th percentile below the rate (the
+// volume-weighted median of the same trades).
 
-import { decimalFromJsonValue } from '../decimal.js';
+import { compareDecimals, decimalFromJsonValue, isNegativeDecimal, type Decimal } from '../decimal.js';
 import { PublisherDocumentError } from '../errors.js';
 import {
   acceptedObservation,
@@ -18,6 +23,7 @@ import {
   readJsonDocument,
   rejectedObservation,
 } from './body.js';
+import { nonBusinessDay, type PublisherCalendar } from './calendar.js';
 import type { DatedObservation, IsoDate, MetricId, PublisherBody, PublisherDocument } from './types.js';
 
 interface RateField {
@@ -33,10 +39,33 @@ const SOFR_FIELDS: readonly RateField[] = [
 
 const EFFR_FIELDS: readonly RateField[] = [{ metric: 'policy.effr', field: 'percentRate' }];
 
+/**
+ * SOFR's daily volume is a few thousand billions; a million billions (a thousand times the
+ * whole repo market) can only be a changed unit.
+ */
+export const SOFR_MAX_VOLUME_BILLIONS = 1_000_000;
+const MAX_VOLUME = decimalFromJsonValue(SOFR_MAX_VOLUME_BILLIONS)!;
+
+/** Why a parsed value cannot be what the field claims, or undefined. */
+function implausible(field: string, value: Decimal, row: Record<string, unknown>): { reason: 'document_negative_amount' | 'document_implausible_amount' | 'document_percentile_below_rate'; why: string } | undefined {
+  if (field === 'volumeInBillions') {
+    if (isNegativeDecimal(value)) return { reason: 'document_negative_amount', why: 'a negative volume' };
+    if (compareDecimals(value, MAX_VOLUME) > 0) {
+      return { reason: 'document_implausible_amount', why: `more than ${SOFR_MAX_VOLUME_BILLIONS} billions of dollars: the unit is not billions` };
+    }
+  }
+  if (field === 'percentPercentile99') {
+    const rate = decimalFromJsonValue(row.percentRate);
+    if (rate !== null && compareDecimals(value, rate) < 0) return { reason: 'document_percentile_below_rate', why: `below the day's rate ${describeValue(row.percentRate)}` };
+  }
+  return undefined;
+}
+
 function parseRefRates(
   document: 'sofr' | 'effr',
   type: 'SOFR' | 'EFFR',
   fields: readonly RateField[],
+  calendar: PublisherCalendar,
   body: PublisherBody,
 ): PublisherDocument {
   const root = readJsonDocument(document, body);
@@ -60,15 +89,27 @@ function parseRefRates(
     }
     if (seen.has(date)) fail(document, 'document_duplicate_date', `${type} is listed twice for ${date}`, pointer('refRates', index, 'effectiveDate'));
     seen.add(date);
+    const closed = nonBusinessDay(date, calendar);
 
     for (const { metric, field } of fields) {
       const raw = row[field];
       const value = decimalFromJsonValue(raw);
       const list = entries.get(metric)!;
+      const location = pointer('refRates', index, field);
+      if (closed !== undefined) {
+        list.push(rejectedObservation(date, new PublisherDocumentError(document, 'document_not_business_day',
+          `${type} is dated ${date}, ${closed}, when the NY Fed publishes no ${type}`, { location: pointer('refRates', index, 'effectiveDate') })));
+        continue;
+      }
       if (value === null) {
-        const location = pointer('refRates', index, field);
         list.push(rejectedObservation(date, new PublisherDocumentError(document, 'document_not_a_number',
           `${type} ${field} for ${date} is ${describeValue(raw)}, not a finite number`, { location })));
+        continue;
+      }
+      const wrong = implausible(field, value, row);
+      if (wrong !== undefined) {
+        list.push(rejectedObservation(date, new PublisherDocumentError(document, wrong.reason,
+          `${type} ${field} for ${date} is ${describeValue(raw)}, ${wrong.why}`, { location })));
       } else {
         list.push(acceptedObservation(date, value));
       }
@@ -83,10 +124,10 @@ function parseRefRates(
 
 /** SOFR document → policy.sofr (percentRate), distribution.sofr.p99, distribution.sofr.volume ($B as published). */
 export function parseSofrDocument(body: PublisherBody): PublisherDocument {
-  return parseRefRates('sofr', 'SOFR', SOFR_FIELDS, body);
+  return parseRefRates('sofr', 'SOFR', SOFR_FIELDS, 'sofr', body);
 }
 
 /** EFFR document → policy.effr (percentRate). */
 export function parseEffrDocument(body: PublisherBody): PublisherDocument {
-  return parseRefRates('effr', 'EFFR', EFFR_FIELDS, body);
+  return parseRefRates('effr', 'EFFR', EFFR_FIELDS, 'nyfed', body);
 }

@@ -5,12 +5,14 @@
 // dataset's field dictionary defines `open_today_bal` as millions of dollars, and
 // `meta.dataFormats` only holds a display pattern (such as "$10.20") that says nothing
 // about scale. So the unit is the documented one, and what the response can confirm is
-// checked instead: the field's data type is `CURRENCY`, and no balance is so large that
-// it could only be in a smaller unit (a switch to dollars or thousands would multiply
-// every balance by 10^6 or 10^3 and trip that bound). A single page is required so that
-// no matching row can be sitting on a page we did not fetch.
+// checked instead: the field's data type is `CURRENCY`, and every balance is what a
+// balance in millions can be (amounts.ts): whole millions, not negative, and not so large
+// that it could only be in a smaller unit (a switch to dollars or thousands would multiply
+// every balance by 10^6 or 10^3; one to billions would bring a fraction). A row dated on a
+// day no statement is published (calendar.ts) is rejected. A single page is required so
+// that no matching row can be sitting on a page we did not fetch.
 
-import { type Decimal, divideByPowerOfTen, parseDecimalText } from '../decimal.js';
+import { divideByPowerOfTen, parseDecimalText } from '../decimal.js';
 import { PublisherDocumentError } from '../errors.js';
 import {
   acceptedObservation,
@@ -23,6 +25,8 @@ import {
   readJsonDocument,
   rejectedObservation,
 } from './body.js';
+import { millionsProblem } from './amounts.js';
+import { nonBusinessDay } from './calendar.js';
 import type { DatedObservation, IsoDate, PublisherBody, PublisherDocument } from './types.js';
 
 export const TGA_ACCOUNT_TYPE = 'Treasury General Account (TGA) Opening Balance';
@@ -33,12 +37,6 @@ export const TGA_ACCOUNT_TYPE = 'Treasury General Account (TGA) Opening Balance'
  */
 export const DTS_AMOUNT_DATA_TYPE = 'CURRENCY';
 const CURRENCY_TYPE = /^CURRENCY[0-9]?$/;
-/**
- * Largest opening balance accepted, in millions of dollars: 100 trillion dollars, about
- * fifty times the largest balance the account has held. A balance above it would be the
- * sign of a changed unit, never a real figure.
- */
-export const DTS_MAX_BALANCE_MILLIONS = 100_000_000n;
 export const DTS_PAGE_SIZE = 100;
 
 const DOCUMENT = 'tga';
@@ -69,11 +67,6 @@ export function treasuryDtsQuery(since: IsoDate): string {
 }
 
 /** |value| > limit, exactly (value is units × 10^-scale). */
-function exceedsMillions(value: Decimal, limit: bigint): boolean {
-  const units = value.units < 0n ? -value.units : value.units;
-  return units > limit * 10n ** BigInt(value.scale);
-}
-
 /** DTS operating cash balance → liquidity.tga: opening balance (millions, text) ÷ 1000, by record_date. */
 export function parseTreasuryDtsDocument(body: PublisherBody): PublisherDocument {
   const root = readJsonDocument(DOCUMENT, body);
@@ -108,14 +101,23 @@ export function parseTreasuryDtsDocument(body: PublisherBody): PublisherDocument
     if (seen.has(date)) fail(DOCUMENT, 'document_duplicate_date', `two TGA opening balance rows for ${date}`, pointer('data', index, 'record_date'));
     seen.add(date);
     const raw = row.open_today_bal;
-    const millions = typeof raw === 'string' ? parseDecimalText(raw) : null;
     const location = pointer('data', index, 'open_today_bal');
+    const closed = nonBusinessDay(date, 'federal');
+    if (closed !== undefined) {
+      entries.push(rejectedObservation(date, new PublisherDocumentError(DOCUMENT, 'document_not_business_day',
+        `a TGA opening balance is dated ${date}, ${closed}, when no Daily Treasury Statement is published`, { location: pointer('data', index, 'record_date') })));
+      return;
+    }
+    const millions = typeof raw === 'string' ? parseDecimalText(raw) : null;
     if (millions === null) {
       entries.push(rejectedObservation(date, new PublisherDocumentError(DOCUMENT, 'document_not_a_number',
         `open_today_bal for ${date} is ${describeValue(raw)}, not a decimal amount in text`, { location })));
-    } else if (exceedsMillions(millions, DTS_MAX_BALANCE_MILLIONS)) {
-      entries.push(rejectedObservation(date, new PublisherDocumentError(DOCUMENT, 'document_implausible_amount',
-        `open_today_bal for ${date} is ${describeValue(raw)}, more than ${DTS_MAX_BALANCE_MILLIONS} millions of dollars: the amount is not in millions`, { location })));
+      return;
+    }
+    const problem = millionsProblem(millions);
+    if (problem !== undefined) {
+      entries.push(rejectedObservation(date, new PublisherDocumentError(DOCUMENT, problem.reason,
+        `open_today_bal for ${date} is ${describeValue(raw)}, ${problem.why}`, { location })));
     } else {
       entries.push(acceptedObservation(date, divideByPowerOfTen(millions, 3)));
     }

@@ -145,3 +145,19 @@ describe('standing repo results', () => {
     expect(series.newestDate).toBeNull();
   });
 });
+
+describe('operations dated when the NY Fed holds none', () => {
+  it('rejects an ON RRP or standing repo day on a weekend or a Federal Reserve holiday', () => {
+    for (const [name, parse, metric] of [['on_rrp/valid.json', parseOnRrpDocument, 'liquidity.on_rrp'], ['srf/valid.json', parseSrfDocument, 'liquidity.srf']] as const) {
+      const text = new TextDecoder().decode(fixture(name));
+      // Every operation of the newest day moved to Thanksgiving, every one of the next to a Sunday.
+      const moved = text.replaceAll('"operationDate": "2026-10-20"', '"operationDate": "2026-11-26"').replaceAll('"settlementDate": "2026-10-20"', '"settlementDate": "2026-11-26"')
+        .replaceAll('"operationDate": "2026-10-19"', '"operationDate": "2026-10-18"').replaceAll('"settlementDate": "2026-10-19"', '"settlementDate": "2026-10-18"');
+      expect(moved).not.toBe(text);
+      const series = seriesOf(parse(moved), metric);
+      expect(rejection(series, '2026-11-26', 'document_not_business_day').message).toMatch(/Thanksgiving Day, a Federal Reserve holiday/);
+      rejection(series, '2026-10-18', 'document_not_business_day');
+      expect(series.newestDate).toBe('2026-10-16');
+    }
+  });
+});

@@ -140,3 +140,48 @@ describe('EFFR document', () => {
     expect(effr.newestDate).toBe('2026-10-19');
   });
 });
+
+describe('what no NY Fed print can be is rejected for its date', () => {
+  const sofrDoc = () => JSON.parse(new TextDecoder().decode(fixture('sofr/valid.json'))) as { refRates: Record<string, unknown>[] };
+
+  it('a SOFR day on a weekend, a Federal Reserve holiday or a bond-market full close rejects all three SOFR metrics', () => {
+    const doc = sofrDoc();
+    doc.refRates[0].effectiveDate = '2026-11-28'; // a Saturday
+    doc.refRates[1].effectiveDate = '2026-11-26'; // Thanksgiving
+    doc.refRates[2].effectiveDate = '2026-04-03'; // Good Friday: SOFR closed, the Reserve Banks open
+    const parsed = parseSofrDocument(JSON.stringify(doc));
+    for (const metric of ['policy.sofr', 'distribution.sofr.p99', 'distribution.sofr.volume'] as const) {
+      const series = seriesOf(parsed, metric);
+      expect(rejection(series, '2026-11-28', 'document_not_business_day').message).toMatch(/2026-11-28, a Saturday/);
+      expect(rejection(series, '2026-11-26', 'document_not_business_day').message).toMatch(/Thanksgiving Day/);
+      expect(rejection(series, '2026-04-03', 'document_not_business_day').location).toBe('/refRates/2/effectiveDate');
+      // The bogus newest day is never skipped for an older one: choosing it fails the capture.
+      expect(() => observationOnOrBefore(series, '2026-11-28', '2026-11-28')).toThrow(/document_not_business_day/);
+    }
+  });
+
+  it('EFFR keeps the Reserve Banks\' calendar: open on Good Friday, closed on Columbus Day', () => {
+    const doc = JSON.parse(new TextDecoder().decode(fixture('effr/valid.json'))) as { refRates: Record<string, unknown>[] };
+    doc.refRates[0].effectiveDate = '2026-04-03';
+    doc.refRates[1].effectiveDate = '2026-10-12';
+    const effr = seriesOf(parseEffrDocument(JSON.stringify(doc)), 'policy.effr');
+    expect(entryOn(effr, '2026-04-03').state).toBe('accepted');
+    rejection(effr, '2026-10-12', 'document_not_business_day');
+  });
+
+  it('a negative or absurd SOFR volume, or a 99th percentile below the rate, is rejected; the others that day stand', () => {
+    const doc = sofrDoc();
+    doc.refRates[0].volumeInBillions = -5;
+    doc.refRates[1].volumeInBillions = 1.2345678901234567e16;
+    doc.refRates[2].percentPercentile99 = -1.0;
+    doc.refRates[3].percentPercentile99 = doc.refRates[3].percentRate; // equal to the median: possible
+    const parsed = parseSofrDocument(JSON.stringify(doc));
+    const volume = seriesOf(parsed, 'distribution.sofr.volume');
+    const p99 = seriesOf(parsed, 'distribution.sofr.p99');
+    expect(rejection(volume, '2026-10-20', 'document_negative_amount').location).toBe('/refRates/0/volumeInBillions');
+    rejection(volume, '2026-10-19', 'document_implausible_amount');
+    expect(rejection(p99, '2026-10-16', 'document_percentile_below_rate').message).toMatch(/below the day's rate 3\.\d+/);
+    expect(entryOn(p99, '2026-10-15').state).toBe('accepted');
+    expect(entryOn(seriesOf(parsed, 'policy.sofr'), '2026-10-20').state).toBe('accepted');
+  });
+});

@@ -45,10 +45,34 @@ describe('DTS operating cash balance', () => {
     expect(tga.newestDate).toBeNull();
     const doc = JSON.parse(new TextDecoder().decode(fixture('tga/valid.json')));
     doc.data[0].open_today_bal = '100000000';
-    doc.data[1].open_today_bal = '100000000.001';
+    doc.data[1].open_today_bal = '100000001';
     const bounded = seriesOf(parseTreasuryDtsDocument(JSON.stringify(doc)), 'liquidity.tga');
     expect(entryOn(bounded, '2026-10-20')).toMatchObject({ state: 'accepted', exact: '100000' });
     rejection(bounded, '2026-10-19', 'document_implausible_amount');
+  });
+
+  it('rejects a balance with a fraction of a million (a unit of billions) or below zero, for its date', () => {
+    const doc = JSON.parse(new TextDecoder().decode(fixture('tga/valid.json')));
+    doc.data[0].open_today_bal = '924.627';
+    doc.data[1].open_today_bal = '-5';
+    doc.data[2].open_today_bal = '887312.000';
+    const tga = seriesOf(parseTreasuryDtsDocument(JSON.stringify(doc)), 'liquidity.tga');
+    const fraction = rejection(tga, '2026-10-20', 'document_not_whole_millions');
+    expect(fraction.message).toContain('"924.627"');
+    expect(fraction.location).toBe('/data/0/open_today_bal');
+    rejection(tga, '2026-10-19', 'document_negative_amount');
+    // Trailing zeros after the point change nothing: still whole millions.
+    expect(entryOn(tga, '2026-10-16')).toMatchObject({ state: 'accepted', exact: '887.312' });
+    expect(tga.newestDate).toBe('2026-10-16');
+  });
+
+  it('rejects a row dated on a weekend or a federal holiday, when no statement is published', () => {
+    const doc = JSON.parse(new TextDecoder().decode(fixture('tga/valid.json')));
+    doc.data[0].record_date = '2026-10-18'; // a Sunday
+    doc.data[1].record_date = '2026-10-12'; // Columbus Day
+    const tga = seriesOf(parseTreasuryDtsDocument(JSON.stringify(doc)), 'liquidity.tga');
+    expect(rejection(tga, '2026-10-18', 'document_not_business_day').message).toMatch(/2026-10-18, a Sunday/);
+    expect(rejection(tga, '2026-10-12', 'document_not_business_day').location).toBe('/data/1/record_date');
   });
 
   it('refuses a result spread over more than one page', () => {

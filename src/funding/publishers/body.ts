@@ -1,6 +1,7 @@
 // Helpers every publisher parser shares: size and encoding checks, strict JSON, dates,
 // value descriptions for messages, and assembling a MetricSeries.
 
+import { isUtf8 } from 'node:buffer';
 import { JsonSyntaxError, parseStrictJson } from '../../core/json.js';
 import { parseIsoDate } from '../../core/time.js';
 import { type Decimal, decimalToNumber, formatDecimal } from '../decimal.js';
@@ -54,6 +55,8 @@ export function decodeUtf8(document: PublisherKey, body: PublisherBody): string 
 /** Size check plus strict JSON (duplicate keys, non-finite or overflowing numbers refused). */
 export function readJsonDocument(document: PublisherKey, body: PublisherBody): unknown {
   requireSize(document, body);
+  // Bytes that are no UTF-8 are named as such, not as a JSON syntax error.
+  if (typeof body !== 'string' && !isUtf8(body)) fail(document, 'document_not_utf8', 'body is not valid UTF-8');
   try {
     return parseStrictJson(body);
   } catch (cause) {

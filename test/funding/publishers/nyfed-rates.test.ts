@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { AppError } from '../../../src/core/errors.js';
 import { parseEffrDocument, parseSofrDocument } from '../../../src/funding/publishers/nyfed-rates.js';
+import { parseOnRrpDocument } from '../../../src/funding/publishers/nyfed-operations.js';
+import { parseTreasuryDtsDocument } from '../../../src/funding/publishers/treasury-dts.js';
 import { observationOnOrBefore } from '../../../src/funding/publishers/select.js';
 import { acceptedValues, documentFailure, entryOn, fixture, rejection, seriesOf } from './fixtures.js';
 
@@ -87,7 +89,10 @@ describe('SOFR document', () => {
   });
 
   it('refuses bodies that are not UTF-8 or larger than 2,000,000 bytes', () => {
-    documentFailure(() => parseSofrDocument(new Uint8Array([0x7b, 0xff, 0x7d])), 'document_malformed_json');
+    // Named for what is wrong (the registry's document_not_utf8), for every JSON publisher.
+    documentFailure(() => parseSofrDocument(new Uint8Array([0x7b, 0xff, 0x7d])), 'document_not_utf8');
+    documentFailure(() => parseTreasuryDtsDocument(new Uint8Array([0x7b, 0x22, 0xe9, 0x22, 0x7d])), 'document_not_utf8');
+    documentFailure(() => parseOnRrpDocument(new Uint8Array([0xc3, 0x28])), 'document_not_utf8');
     const big = `{"refRates": [], "pad": "${'x'.repeat(2_000_000)}"}`;
     documentFailure(() => parseSofrDocument(big), 'document_too_large');
   });

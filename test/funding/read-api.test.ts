@@ -28,7 +28,8 @@ for (const backend of backends) {
         expect(res.headers.vary).toContain('Authorization');
         expect(res.headers['x-evidence-checked-at']).toMatch(TS);
         expect(res.headers['x-usage-recorded']).toBe('false');
-        expect(res.headers['content-type']).toMatch(/^application\/json/);
+        // Spec §5.2: the bare media type, as on the 304 and the packet downloads.
+        expect(res.headers['content-type']).toBe('application/json');
         expect(res.body).toContain('"value": 2914.0');
         expect(res.body.endsWith('}\n')).toBe(true);
         // links point at the packet files, which serve exactly the hashes listed.
@@ -166,6 +167,7 @@ for (const backend of backends) {
           after: { observation_date: '2026-10-20', source: 'New York Fed standing repo operation results', unit: '$B', value: 0, value_state: 'available' },
         }]);
         expect(res.body).toContain('"value": 0.0');
+        expect(res.headers['content-type']).toBe('application/json');
         expect(res.headers.etag).toBe(`"${sha256Hex(res.rawPayload)}"`);
         const again = await get(`/v1/funding/changes?since=${p1}&until=${p2}`, { 'if-none-match': res.headers.etag as string });
         expect(again.statusCode).toBe(304);

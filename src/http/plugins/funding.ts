@@ -78,8 +78,16 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
   noStoreByDefault(app);
 
 
+  // Each encoded body's bytes, made once: the current packet's are sent again and again.
+  const bodyBytes = new WeakMap<EncodedBody, Buffer>();
+  const bytesOf = (encoded: EncodedBody): Buffer => {
+    let bytes = bodyBytes.get(encoded);
+    if (bytes === undefined) bodyBytes.set(encoded, (bytes = Buffer.from(encoded.body, 'utf8')));
+    return bytes;
+  };
+
   const sendConditional = async (request: FastifyRequest, reply: FastifyReply, send: ConditionalSend) => {
-    const { body, etag } = send.encoded;
+    const { etag } = send.encoded;
     const notModified = ifNoneMatchMatches(request.headers['if-none-match'], etag);
     const fixed = readHeaders(etag);
     for (const [name, value] of fixed) reply.header(name, value);
@@ -94,8 +102,10 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
       reply.header('x-usage-recorded', 'false');
     }
     send.remember?.(fixed);
+    // Bytes, so the type stays the bare `application/json` of spec §5.2 (Fastify appends a
+    // charset to the type of a string body), on the 200 as on the 304.
     reply.type('application/json');
-    return notModified ? reply.code(304).send() : reply.code(200).send(body);
+    return notModified ? reply.code(304).send() : reply.code(200).send(bytesOf(send.encoded));
   };
 
   /**
@@ -120,14 +130,10 @@ export const fundingPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app,
     const now = currentNow(etag);
     if (now === undefined) return undefined;
     const recorded = countAnonymousRead(deps, false, outcome);
-    // Fastify adds the charset to the type of a string body (the 200), not to an empty one.
-    const type = outcome === 'data_response' ? 'application/json; charset=utf-8' : 'application/json';
-    return ['x-evidence-checked-at', formatInstantOffset(now), USAGE_RECORDED_HEADER, recorded, 'content-type', type];
+    return ['x-evidence-checked-at', formatInstantOffset(now), USAGE_RECORDED_HEADER, recorded, 'content-type', 'application/json'];
   };
-  const bodyBytes = new WeakMap<EncodedBody, Buffer>();
   const rememberLatest = (url: string, encoded: EncodedBody) => (headers: readonly (readonly [string, string])[]) => {
-    let body = bodyBytes.get(encoded);
-    if (body === undefined) bodyBytes.set(encoded, (body = Buffer.from(encoded.body, 'utf8')));
+    const body = bytesOf(encoded);
     app.revalidation.remember(url, {
       etag: encoded.etag,
       headers,

@@ -88,7 +88,7 @@ describe('H.4.1 amounts that no reserve balance in millions can be', () => {
     ['2,930.193', 'document_not_whole_millions'],
     ['-2,930,193', 'document_negative_amount'],
     ['200,000,000,000', 'document_implausible_amount'],
-  ])('rejects the week when the average reads %s (%s)', (cell, reason) => {
+  ] as const)('rejects the week when the average reads %s (%s)', (cell, reason) => {
     const html = fixtureText('reserves/valid.htm').replace('class="data">2,930,193<', `class="data">${cell}<`);
     const reserves = seriesOf(parseH41Page(html), 'liquidity.reserves');
     const error = rejection(reserves, '2026-10-14', reason);

@@ -135,7 +135,7 @@ describe('analysis routes', () => {
     }
   });
 
-  it('answers OPTIONS on every analysis path with 204, CORS headers and no body or content type', async () => {
+  it('answers OPTIONS on every analysis path with 204, CORS headers, Content-Length: 0 and no body or content type', async () => {
     const urls = [
       ...Object.values(TOOL_PATHS),
       '/v1/capabilities',
@@ -147,12 +147,16 @@ describe('analysis routes', () => {
       '/healthz',
       '/health',
       '/openapi.json',
+      '/mcp',
+      '/noisefloor/mcp',
     ];
     for (const url of urls) {
       // A preflight naming a JSON type without a body is still a preflight.
       const res = await t.app.inject({ method: 'OPTIONS', url, headers: url.endsWith('assess') ? { 'content-type': 'application/json' } : {} });
       expect(res.statusCode, url).toBe(204);
       expect(res.headers).toMatchObject(CORS);
+      // §2.1 names it, though a 204 needs none.
+      expect(res.headers['content-length'], url).toBe('0');
       expect(res.headers['content-type']).toBeUndefined();
       expect(res.body).toBe('');
     }
@@ -163,9 +167,15 @@ describe('analysis routes', () => {
       expect(res.statusCode, url).toBe(200);
       expect(res.headers, url).toMatchObject({ ...CORS, 'cache-control': 'no-store' });
     }
-    // /noisefloor/X is the upstream's /X: the same health members, in the reference's encoding.
-    const root = (await t.app.inject({ method: 'GET', url: '/healthz' })).json<Record<string, unknown>>();
-    for (const url of ['/noisefloor/healthz', '/noisefloor/health']) expect((await t.app.inject({ method: 'GET', url })).json(), url).toEqual(root);
+    // /noisefloor/X is the upstream's /X: the same bytes, in the reference's encoding and type.
+    const root = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(root.body).toMatch(/^\{"name": "noisefloor", "version": "0\.4\.0", /);
+    for (const url of ['/health', '/noisefloor/healthz', '/noisefloor/health']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.body, url).toBe(root.body);
+      expect(res.headers['content-type'], url).toBe('application/json');
+    }
+    expect(root.headers['content-type']).toBe('application/json');
     for (const url of ['/openapi.json', '/noisefloor/openapi.json']) {
       const res = await t.app.inject({ method: 'GET', url, headers: { origin: 'https://elsewhere.example' } });
       expect(res.statusCode, url).toBe(200);
@@ -491,6 +501,7 @@ describe('capabilities', () => {
       max_spectral_window_points: 512,
       max_dyson_dimension: 16,
       max_dyson_steps: 100,
+      max_http_connections_per_process: null,
     });
     const smallLimit = (await small.app.inject({ method: 'GET', url: '/v1/capabilities' })).json();
     expect(smallLimit.limits.max_body_bytes).toBe(2048);

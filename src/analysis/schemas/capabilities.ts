@@ -37,6 +37,9 @@ export const CapabilitiesResponse = closed(
       max_spectral_window_points: Int,
       max_dyson_dimension: Int,
       max_dyson_steps: Int,
+      max_http_connections_per_process: Type.Null({
+        description: 'The reference capped connections per process at 4; this service has no such cap (load shedding bounds concurrency), so the member is kept, null.',
+      }),
     }),
     posture: closed({
       offline_computation: Bool,

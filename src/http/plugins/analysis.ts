@@ -100,6 +100,8 @@ export function capabilitiesBody(maxBodyBytes: number): Capabilities {
       max_spectral_window_points: MAX_SPECTRAL_WINDOW_POINTS,
       max_dyson_dimension: MAX_DYSON_DIMENSION,
       max_dyson_steps: MAX_DYSON_STEPS,
+      // No connection cap here; the member stays (we never drop one), saying so.
+      max_http_connections_per_process: null,
     },
     posture: { ...POSTURE },
     // Each tool's defaults are read from its published schema (number kinds kept).
@@ -173,8 +175,9 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
     done();
   });
 
+  // §2.1: 204, `Content-Length: 0`, no body and no Content-Type.
   const preflight = async (_request: FastifyRequest, reply: FastifyReply) => {
-    reply.code(204).removeHeader('content-type');
+    reply.code(204).removeHeader('content-type').header('content-length', '0');
     return reply.send();
   };
   const preflightAt = (url: string) => app.options(url, { schema: { hide: true } }, preflight);

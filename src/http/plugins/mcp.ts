@@ -109,8 +109,9 @@ export const mcpPlugin: FastifyPluginAsync<McpPluginOptions> = async (app, optio
       throw postOnly();
     },
   });
+  // A known path of the analysis upstream: its OPTIONS answer (§2.1).
   app.options('/mcp', { schema: { hide: true } }, async (_request, reply) => {
-    return reply.code(204).send();
+    return reply.code(204).header('content-length', '0').send();
   });
 };
 

@@ -4,6 +4,7 @@
 // database is gone or damaged.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { CoreErrors, AppError } from '../../core/errors.js';
+import { encodePythonBody } from '../../core/json.js';
 import { serviceHealthBody } from '../health.js';
 import { releaseIdentity } from '../../data/release.js';
 import { setAnalysisHeaders } from './analysis.js';
@@ -13,11 +14,13 @@ import { Health, Readiness, type ReadyBody } from '../routes/system.js';
 export const systemPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, options) => {
   const { deps } = options;
   const releaseId = releaseIdentity(deps.config).release_id;
-  // The analysis upstream's health body, with its headers: a browser on another origin may
-  // read it, as the preflight these paths answer promises.
+  // The analysis upstream's health body, with its headers (a browser on another origin may
+  // read it, as the preflight these paths answer promises) and its encoding: Python's
+  // separators and the bare `application/json`, the same bytes as /noisefloor/healthz.
+  const healthBytes = Buffer.from(encodePythonBody(serviceHealthBody(releaseId)), 'utf8');
   const health = async (_request: FastifyRequest, reply: FastifyReply) => {
     setAnalysisHeaders(reply);
-    return serviceHealthBody(releaseId);
+    return reply.type('application/json').send(healthBytes);
   };
   serveRoute(app, options, Health, health);
   // The analysis upstream's alias; one operation in the OpenAPI document.

@@ -1,7 +1,8 @@
 // Child process for `npm run bench -- funding`: a real Evidence Desk server on SQLite
 // holding one captured packet (recorded publisher documents served by a local HTTP
 // server), its clock frozen a minute after the capture so latest stays fresh, plus a bare
-// node:http server answering a constant body of the same size. Reports both ports and the
+// node:http server answering a constant body of the same size (and, for a POST, the floor of
+// an analysis request: see below). Reports both ports and the
 // body over IPC; stops when the parent disconnects.
 import fs from 'node:fs';
 import http from 'node:http';
@@ -25,7 +26,26 @@ if (role === 'bare') {
   // Same bytes, same validator: what a do-nothing server costs.
   const body = Buffer.from(process.argv[3], 'base64');
   const etag = `"${sha256Hex(body)}"`;
+  // A POST is the analysis floor: the body received and read by JSON.parse, then an answer of
+  // `x-answer-bytes` bytes, with no validation, computation or encoding. What any Node server
+  // spends on a request of that size besides the analysis itself.
+  const answers = new Map<number, Buffer>();
+  const answerOf = (n: number) => {
+    let b = answers.get(n);
+    if (!b) answers.set(n, (b = Buffer.from(`"${'x'.repeat(Math.max(0, n - 2))}"`)));
+    return b;
+  };
   const server = http.createServer((req, res) => {
+    if (req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const out = answerOf(Number(req.headers['x-answer-bytes'] ?? 2));
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': out.length }).end(out);
+      });
+      return;
+    }
     const headers = { 'content-type': 'application/json', etag, 'cache-control': 'private, no-cache, must-revalidate, no-transform' };
     if (req.headers['if-none-match'] === etag) {
       res.writeHead(304, headers).end();

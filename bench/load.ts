@@ -4,7 +4,8 @@
 //   - a burst of N connections opened at once, one request each: slowest answer;
 //   - mixed load: funding reads while maximum-size analyses run (funding p99);
 //   - every analysis size: end-to-end HTTP median against the compute median in process,
-//     both warmed first (five runs each);
+//     both warmed first (five runs each), and the floor: the bare server receiving the same
+//     body, reading it with JSON.parse and answering as many bytes;
 //   - peak RSS of the service process (worker threads included), and of a real
 //     `evidence-desk serve --mode sample` process (what `npm run demo` runs, without the
 //     benchmark child's transpiler and fixtures) under the same mixed load.
@@ -42,9 +43,9 @@ function option(args: string[], name: string, fallback: number): number {
 }
 
 type Child = { child: ChildProcess; port: number };
-function start(args: string[]): Promise<Child> {
-  // The V8 setting `npm start` runs the service with (package.json).
-  const child = forkChild('_funding-server.ts', args, ['--max-semi-space-size=4']);
+/** `v8` defaults to the setting `npm start` runs the service with (package.json). */
+function start(args: string[], v8: string[] = ['--max-semi-space-size=4']): Promise<Child> {
+  const child = forkChild('_funding-server.ts', args, v8);
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, port: (m as { port: number }).port }));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
@@ -231,6 +232,11 @@ export default async function run(args: string[]): Promise<void> {
     const bare = await start(['bare', body.toString('base64')]);
     children.push(bare.child);
     const bareUrl = `http://127.0.0.1:${bare.port}/`;
+    // The analysis floor's server runs with Node's default heap settings, its fastest for
+    // JSON.parse of a large body (the service's own 4 MB semi-spaces would slow it).
+    const floorServer = await start(['bare', body.toString('base64')], []);
+    children.push(floorServer.child);
+    const floorUrl = `http://127.0.0.1:${floorServer.port}/`;
     for (const url of [latestUrl, bareUrl]) await autocannon({ url, duration: 2, connections });
 
     const servedBefore = await askChild<number>(service.child, 'served', 'served');
@@ -252,11 +258,11 @@ export default async function run(args: string[]): Promise<void> {
     results.burst = { service: await burst(service.port, burstSize), bare: await burst(bare.port, burstSize) };
 
     const dispatcher = new Agent({ connections: 64 });
-    const post = async (c: AnalysisCase) => {
+    const post = async (c: AnalysisCase, to = `http://127.0.0.1:${service.port}${c.path}`, headers: Record<string, string> = {}) => {
       const t0 = performance.now();
-      const res = await request(`http://127.0.0.1:${service.port}${c.path}`, { method: 'POST', body: c.bytes, headers: { 'content-type': 'application/json' }, dispatcher });
-      await res.body.arrayBuffer();
-      return { ms: performance.now() - t0, status: res.statusCode };
+      const res = await request(to, { method: 'POST', body: c.bytes, headers: { 'content-type': 'application/json', ...headers }, dispatcher });
+      const answer = await res.body.arrayBuffer();
+      return { ms: performance.now() - t0, status: res.statusCode, bytes: answer.byteLength };
     };
 
     // Mixed: funding reads at the same connections while 4 clients post maximum analyses,
@@ -280,11 +286,16 @@ export default async function run(args: string[]): Promise<void> {
         c.compute(parsed);
         return performance.now() - t0;
       };
+      let answerBytes = 0;
       const postOnce = async () => {
         const r = await post(c);
         if (r.status !== 200) throw new Error(`${c.name} answered ${r.status}`);
+        answerBytes = r.bytes;
         return r.ms;
       };
+      // The floor: the bare server receives the same body, reads it with JSON.parse and
+      // answers as many bytes as the service did, by the same client.
+      const floorOnce = async () => (await post(c, floorUrl, { 'x-answer-bytes': String(answerBytes) })).ms;
       const computeMs: number[] = [];
       const e2e: number[] = [];
       for (let i = 0; i < WARM_UP; i++) computeOnce();
@@ -292,12 +303,17 @@ export default async function run(args: string[]): Promise<void> {
       for (let i = 0; i < WARM_UP; i++) await postOnce();
       await phasesOf(service.child);
       for (let i = 0; i < reps; i++) e2e.push(await postOnce());
+      const floorMs: number[] = [];
+      for (let i = 0; i < WARM_UP; i++) await floorOnce();
+      for (let i = 0; i < reps; i++) floorMs.push(await floorOnce());
       for (let i = 0; i < Math.floor(reps / 2); i++) computeMs.push(computeOnce());
       const compute = median(computeMs);
       const http = median(e2e);
+      const floor = median(floorMs);
       const phases = await phasesOf(service.child);
       const split = Object.fromEntries(PHASE_NAMES.map((name) => [name, median(phases.map((p) => p[name]))]));
-      rows.push({ case: c.name, body_bytes: Buffer.byteLength(c.body), compute_median_ms: compute, e2e_median_ms: http, e2e_over_compute: http / compute, split_median_ms: { ...split, client: http - split.server } });
+      rows.push({ case: c.name, body_bytes: Buffer.byteLength(c.body), compute_median_ms: compute, e2e_median_ms: http, e2e_over_compute: http / compute,
+        floor_median_ms: floor, floor_plus_compute_over_compute: (floor + compute) / compute, split_median_ms: { ...split, client: http - split.server } });
     }
     results.analysis = rows;
     await dispatcher.close();
@@ -321,9 +337,12 @@ export default async function run(args: string[]): Promise<void> {
     const b = results.burst as { service: ReturnType<typeof burst> extends Promise<infer T> ? T : never; bare: { slowestMs: number } };
     console.log(`burst of ${burstSize} connections: ${b.service.within1s}/${b.service.of} answered within 1 s, slowest ${b.service.slowestMs.toFixed(0)} ms (bare: ${b.bare.slowestMs.toFixed(0)} ms)`);
     console.log(`mixed (funding reads + 4 clients posting ${heavy.name}): funding p50 ${mixed.p50} ms, p99 ${mixed.p99} ms (goal ≤ 20); analysis answers ${JSON.stringify(analysisStatuses)}`);
-    console.log('analysis, medians:                 compute ms   end-to-end ms   ratio (goal ≤ 2)');
-    for (const r of rows as { case: string; compute_median_ms: number; e2e_median_ms: number; e2e_over_compute: number }[]) {
-      console.log(`  ${r.case.padEnd(32)} ${r.compute_median_ms.toFixed(2).padStart(10)} ${r.e2e_median_ms.toFixed(2).padStart(15)} ${r.e2e_over_compute.toFixed(2).padStart(9)}`);
+    // floor: a bare node:http server receiving the same body, reading it with JSON.parse and
+    // answering as many bytes; (floor + compute) ÷ compute is the best ratio a server that
+    // adds nothing but the computation could reach.
+    console.log('analysis, medians:                 compute ms   end-to-end ms   ratio (goal ≤ 2)   floor ms   (floor + compute) ÷ compute');
+    for (const r of rows as { case: string; compute_median_ms: number; e2e_median_ms: number; e2e_over_compute: number; floor_median_ms: number; floor_plus_compute_over_compute: number }[]) {
+      console.log(`  ${r.case.padEnd(32)} ${r.compute_median_ms.toFixed(2).padStart(10)} ${r.e2e_median_ms.toFixed(2).padStart(15)} ${r.e2e_over_compute.toFixed(2).padStart(9)} ${r.floor_median_ms.toFixed(2).padStart(18)} ${r.floor_plus_compute_over_compute.toFixed(2).padStart(12)}`);
     }
     // Inside the server: body received, hand-off to the worker (queue + message), strict
     // reading, validation + computation + digest, encoding, hand-back, response written.

@@ -30,21 +30,48 @@ export function rowBase(dataset: DatasetId, source: LoadedSource): RowBase {
   };
 }
 
+/** The rows of one source: its projection, or the placeholder standing for none. */
+function* sourceRows(dataset: DatasetId, source: LoadedSource): Generator<EvidenceRow> {
+  const base = rowBase(dataset, source);
+  if (!source.retrieval.ok) {
+    yield sourceUnavailableRow(base, source.retrieval.error ?? 'unknown: the retrieval failed');
+    return;
+  }
+  const input = { document: source.document, base, reported: source.reported! };
+  const produced = dataset === 'source_health'
+    ? projectSourceHealth(input, fixedFacts(source.key).topic)
+    : datasetSpec(dataset).projectors[source.key]!(input);
+  let any = false;
+  for (const row of produced) {
+    any = true;
+    yield row;
+  }
+  if (!any) yield schemaUnavailableRow(base);
+}
+
 export function projectDataset(dataset: DatasetId, sources: readonly LoadedSource[]): EvidenceRow[] {
-  const spec = datasetSpec(dataset);
+  const rows: EvidenceRow[] = [];
+  for (const source of sources) for (const row of sourceRows(dataset, source)) rows.push(row);
+  return rows;
+}
+
+/**
+ * Rows between two turns of the event loop while projecting: a long history (120,000 rows
+ * from a 2.9 MB atlas) took 0.3–0.8 s in one piece, during which no other request of any
+ * group was answered; a slice of this many takes a few milliseconds.
+ */
+export const PROJECTION_SLICE_ROWS = 4096;
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** projectDataset, giving the event loop back after every `slice` rows. */
+export async function projectDatasetInSlices(dataset: DatasetId, sources: readonly LoadedSource[], slice = PROJECTION_SLICE_ROWS): Promise<EvidenceRow[]> {
   const rows: EvidenceRow[] = [];
   for (const source of sources) {
-    const base = rowBase(dataset, source);
-    if (!source.retrieval.ok) {
-      rows.push(sourceUnavailableRow(base, source.retrieval.error ?? 'unknown: the retrieval failed'));
-      continue;
+    for (const row of sourceRows(dataset, source)) {
+      rows.push(row);
+      if (rows.length % slice === 0) await turn();
     }
-    const input = { document: source.document, base, reported: source.reported! };
-    const produced = dataset === 'source_health'
-      ? projectSourceHealth(input, fixedFacts(source.key).topic)
-      : spec.projectors[source.key]!(input);
-    if (produced.length === 0) rows.push(schemaUnavailableRow(base));
-    else for (const row of produced) rows.push(row);
   }
   return rows;
 }

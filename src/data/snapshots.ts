@@ -15,7 +15,7 @@ import { datasetSpec, type DatasetId } from './datasets.js';
 import type { DocumentCache } from './documents.js';
 import { DataErrors, problem, QueryValidationError } from './errors.js';
 import { WeightedLru } from './lru.js';
-import { projectDataset, transportStatus, type LoadedSource } from './project.js';
+import { projectDatasetInSlices, transportStatus, type LoadedSource } from './project.js';
 import { indexRows, type IndexedRows } from './query.js';
 import type { SourceRegistry } from './registry.js';
 import type { Retrieval } from './retrieval.js';
@@ -92,7 +92,7 @@ export class Snapshots {
       const links = spec.sources.map((key, position) => ({ position, sourceKey: key, retrievalId: picks[position].retrieval.retrievalId }));
       const existing = await findSnapshot(this.deps.storage.db, id);
       const sources = await this.load(links.map((l, i) => ({ key: l.sourceKey, retrieval: picks[i].retrieval })));
-      const built = this.build(dataset, sources, existing ?? null);
+      const built = await this.build(dataset, sources, existing ?? null);
       if (existing) return built;
       // Another instance may have formed it first: its row (creation clock) is the one.
       const stored = await insertSnapshot(this.deps.storage, built.row, links);
@@ -128,7 +128,7 @@ export class Snapshots {
     const expected = datasetSpec(dataset).sources.length;
     if (links.length !== expected || links.some((l) => !retrievals.has(l.retrievalId))) throw unreadable(row.snapshotId);
     const sources = await this.load(links.map((l) => ({ key: l.sourceKey, retrieval: retrievals.get(l.retrievalId)! })));
-    return this.build(dataset, sources, row);
+    return await this.build(dataset, sources, row);
   }
 
   private async once(id: string, make: () => Promise<SnapshotState>): Promise<SnapshotState> {
@@ -157,8 +157,8 @@ export class Snapshots {
     }));
   }
 
-  private build(dataset: DatasetId, loaded: readonly LoadedSource[], existing: SnapshotRow | null): SnapshotState {
-    const rows: EvidenceRow[] = projectDataset(dataset, loaded);
+  private async build(dataset: DatasetId, loaded: readonly LoadedSource[], existing: SnapshotRow | null): Promise<SnapshotState> {
+    const rows: EvidenceRow[] = await projectDatasetInSlices(dataset, loaded);
     for (const row of rows) Object.freeze(row);
     const status = transportStatus(loaded);
     const row: SnapshotRow = existing ?? {

@@ -43,7 +43,7 @@ const blocks = (labels: Label[], material: 'raw' | 'derived') =>
 function run(projector: Projector, dataset: DatasetId, doc: unknown) {
   // Through JSON text and the strict reader, as a retrieval would.
   const parsed = parseStrictJson(JSON.stringify(doc));
-  return { parsed, rows: projector(inputFor(dataset, parsed)) };
+  return { parsed, rows: [...projector(inputFor(dataset, parsed))] };
 }
 
 function expectValuesAtPointers(parsed: unknown, rows: { value: number | null; source_field: string }[]) {

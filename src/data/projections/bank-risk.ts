@@ -7,7 +7,7 @@ import { contextJson, copyOut } from '../encode.js';
 import { anyBlocked, isBlocked, normaliseLabel } from '../rights.js';
 import { makeRow, type EvidenceRow, type RowBase } from '../row.js';
 import { isObject, member, numberAt, objectAt, pointer, textAt, type JsonObject } from '../text.js';
-import type { Projector } from './types.js';
+import type { ListProjector } from './types.js';
 
 export const FILINGS_SCHEMA = 'liquilens.current-bank-filings.v1';
 const DEFAULT_SCOPE = 'corpus_monitoring_not_credit_rating';
@@ -101,7 +101,7 @@ function filingRows(base: RowBase, document: JsonObject): EvidenceRow[] {
   return out;
 }
 
-export const projectBankRisk: Projector = ({ document, base }) => {
+export const projectBankRisk: ListProjector = ({ document, base }) => {
   if (!isObject(document)) return [];
   const rows = member(document, 'rows');
   if (!Array.isArray(rows)) return [];

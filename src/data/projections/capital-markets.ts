@@ -5,7 +5,7 @@ import { contextJson, copyOut } from '../encode.js';
 import { anyBlocked } from '../rights.js';
 import { makeRow } from '../row.js';
 import { isObject, member, numberAt, objectAt, pointer, textAt } from '../text.js';
-import type { Projector } from './types.js';
+import type { ListProjector } from './types.js';
 
 export const WORLD_MARKETS_SCHEMA = 'seiche.world-markets.v1';
 
@@ -14,7 +14,7 @@ const PRICES = [
   { key: 'high_yield_oas', name: 'High-yield option-adjusted spread', unit: '%' },
 ] as const;
 
-export const projectCapitalMarkets: Projector = ({ document, base }) => {
+export const projectCapitalMarkets: ListProjector = ({ document, base }) => {
   if (!isObject(document) || member(document, 'schema') !== WORLD_MARKETS_SCHEMA) return [];
   const section = objectAt(document, 'capital_markets');
   const risk = objectAt(section, 'risk_context');

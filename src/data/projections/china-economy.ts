@@ -4,9 +4,9 @@
 import { contextJson, copyOut } from '../encode.js';
 import { makeRow, type EvidenceRow } from '../row.js';
 import { isObject, member, objectAt, pointer, textAt } from '../text.js';
-import type { Projector } from './types.js';
+import type { ListProjector } from './types.js';
 
-export const projectPalimpsest: Projector = ({ document, base }) => {
+export const projectPalimpsest: ListProjector = ({ document, base }) => {
   const doc = isObject(document) ? document : {};
   const status = textAt(doc, 'status');
   return [makeRow(base, {
@@ -28,7 +28,7 @@ export const projectPalimpsest: Projector = ({ document, base }) => {
   })];
 };
 
-export const projectChinaMacro: Projector = ({ document, base }) => {
+export const projectChinaMacro: ListProjector = ({ document, base }) => {
   const section = objectAt(document, 'china_macro');
   const catalog = member(section, 'series_catalog');
   if (!Array.isArray(catalog)) return [];

@@ -6,9 +6,9 @@ import { contextJson, copyOut } from '../encode.js';
 import { anyBlocked } from '../rights.js';
 import { makeRow, type EvidenceRow } from '../row.js';
 import { isObject, member, numberAt, objectAt, pointer, textAt } from '../text.js';
-import type { Projector } from './types.js';
+import type { ListProjector } from './types.js';
 
-export const projectMarketLiquidity: Projector = ({ document, base }) => {
+export const projectMarketLiquidity: ListProjector = ({ document, base }) => {
   if (!isObject(document)) return [];
   const segments = member(document, 'segment_reports');
   if (!Array.isArray(segments)) return [];

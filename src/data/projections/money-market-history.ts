@@ -5,22 +5,22 @@
 import { makeRow } from '../row.js';
 import { member, numberAt, pointer } from '../text.js';
 import { atlasMarkets, publisherAvailability } from './atlas.js';
-import type { EvidenceRow, RowFields } from '../row.js';
+import type { RowFields } from '../row.js';
 import type { Projector } from './types.js';
 
-export const projectMoneyMarketHistory: Projector = ({ document, base }) => {
+// A generator: a long history is handed over row by row, so its projection can be sliced.
+export const projectMoneyMarketHistory: Projector = function* ({ document, base }) {
   const markets = atlasMarkets(document);
-  if (!markets) return [];
-  const rows: EvidenceRow[] = [];
+  if (!markets) return;
   for (const { index, benchmark, blocked, meta } of markets) {
     const historyField = pointer('markets', index, 'benchmark', 'history');
     if (blocked) {
-      rows.push(makeRow(base, { ...meta, availability: 'restricted_or_unavailable', source_field: historyField }));
+      yield makeRow(base, { ...meta, availability: 'restricted_or_unavailable', source_field: historyField });
       continue;
     }
     const history = member(benchmark, 'history');
     if (!Array.isArray(history) || history.length === 0) {
-      rows.push(makeRow(base, { ...meta, availability: publisherAvailability(benchmark), source_field: historyField }));
+      yield makeRow(base, { ...meta, availability: publisherAvailability(benchmark), source_field: historyField });
       continue;
     }
     // One fields object per market, its point members set per point (makeRow copies them):
@@ -37,8 +37,7 @@ export const projectMoneyMarketHistory: Projector = ({ document, base }) => {
       fields.availability = value === null ? 'unavailable' : 'published';
       fields.as_of = clock.isWellFormed() ? clock : clock.toWellFormed();
       fields.source_field = `${pointPrefix}${j}/1`;
-      rows.push(makeRow(base, fields));
+      yield makeRow(base, fields);
     }
   }
-  return rows;
 };

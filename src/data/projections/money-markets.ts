@@ -2,9 +2,9 @@
 import { makeRow } from '../row.js';
 import { numberAt, pointer, textAt } from '../text.js';
 import { atlasMarkets, publisherAvailability } from './atlas.js';
-import type { Projector } from './types.js';
+import type { ListProjector } from './types.js';
 
-export const projectMoneyMarkets: Projector = ({ document, base }) => {
+export const projectMoneyMarkets: ListProjector = ({ document, base }) => {
   const markets = atlasMarkets(document);
   if (!markets) return [];
   return markets.map(({ index, benchmark, blocked, meta }) => {

@@ -8,5 +8,12 @@ export interface ProjectionInput {
   reported: SourceReported;
 }
 
-/** Turns one document into rows; an empty list means "expected collection absent". */
-export type Projector = (input: ProjectionInput) => EvidenceRow[];
+/**
+ * Turns one document into rows; none at all means "expected collection absent". A projector
+ * of a long table yields its rows one by one (a generator), so the caller can give the event
+ * loop back between slices of them (project.ts).
+ */
+export type Projector = (input: ProjectionInput) => Iterable<EvidenceRow>;
+
+/** A projector of a short table, which returns its rows at once. */
+export type ListProjector = (input: ProjectionInput) => EvidenceRow[];

@@ -4,7 +4,7 @@ import { indexRows, pageOf, type PageParams } from '../../../src/data/query.js';
 import { atlasDoc, parse, type MarketSpec } from '../documents.js';
 import { inputFor, resolvePointer } from '../support.js';
 
-const project = (doc: unknown) => projectMoneyMarketHistory(inputFor('money_market_history', parse(JSON.stringify(doc))));
+const project = (doc: unknown) => [...projectMoneyMarketHistory(inputFor('money_market_history', parse(JSON.stringify(doc))))];
 const page = (doc: unknown, params: Partial<PageParams>) =>
   pageOf(indexRows(project(doc)), { entity: '', startDate: '', endDate: '', limit: 200, offset: 0, ...params });
 
@@ -60,7 +60,7 @@ describe('money_market_history projection', () => {
 
   it('gives every non-null history value equal to the number at its source_field', () => {
     const doc = parse(JSON.stringify(atlasDoc([usd, { id: 'B', history: [['2026-01-01', 7], ['2026-01-02', -0.5]] }])));
-    const rows = projectMoneyMarketHistory(inputFor('money_market_history', doc)).filter((r) => r.value !== null);
+    const rows = [...projectMoneyMarketHistory(inputFor('money_market_history', doc))].filter((r) => r.value !== null);
     expect(rows.length).toBe(4);
     for (const row of rows) expect(row.value).toBe(resolvePointer(doc, row.source_field));
   });

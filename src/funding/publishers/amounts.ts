@@ -1,29 +1,78 @@
-// What an amount published in millions of dollars can be. The H.4.1 and the Daily Treasury
-// Statement print whole millions; balances are never negative; and no balance here reaches
-// 100 trillion dollars. An amount breaking one of these is a changed unit or format (a
-// decimal point where a thousands separator was, billions where millions were, dollars
-// where millions were) or a column other than the one meant, so its date is rejected rather
-// than published a thousand or a million times off. The upstream caught these by
-// cross-checking a reference desk, which does not exist here (docs/funding.md).
+// What an amount or rate a publisher prints can be. Each amount is written in a documented
+// unit (H.4.1 and the DTS in millions of dollars, SOFR volume in billions, operation awards
+// in dollars) and the publishers print whole units; a balance is never negative; and each
+// series has lived within wide, known bounds for years. An amount breaking one of these is a
+// changed unit or format (a decimal point where a thousands separator was, billions or
+// thousands where millions were, dollars where millions were) or a field other than the one
+// meant, so its date is rejected rather than published a thousand times off. The upstream
+// caught these by cross-checking its reference desk, which does not exist here
+// (docs/funding.md lists every bound and why).
 import type { Decimal } from '../decimal.js';
-import { isIntegralDecimal, isNegativeDecimal } from '../decimal.js';
+import { compareDecimals, isIntegralDecimal, isNegativeDecimal, parseDecimalText } from '../decimal.js';
 
-/** The largest balance accepted, in millions of dollars (100 trillion dollars). */
-export const MAX_BALANCE_MILLIONS = 100_000_000n;
+export interface AmountRule {
+  /** The unit the amount is written in, for messages. */
+  unit: string;
+  /** Whether the publisher prints whole units only. */
+  whole: boolean;
+  /** The smallest and largest plausible amount (inclusive, in `unit`); zero is checked apart. */
+  min: string;
+  max: string;
+  /** Whether zero is a real value (SOFR volume, operation awards) rather than an impossible one. */
+  zero: boolean;
+  /** What the bounds stand for, in words. */
+  range: string;
+}
+
+/** Reserve balances (H.4.1): above $1.4 trillion since 2011; $100 billion to $100 trillion accepted. */
+export const RESERVES_RULE: AmountRule = { unit: 'millions of dollars', whole: true, min: '100000', max: '100000000', zero: false, range: '$100 billion to $100 trillion' };
+/** TGA opening balance (DTS): $5 billion to $1.9 trillion since 2008; $1 billion to $10 trillion accepted. */
+export const TGA_RULE: AmountRule = { unit: 'millions of dollars', whole: true, min: '1000', max: '10000000', zero: false, range: '$1 billion to $10 trillion' };
+/** SOFR volume (billions, whole): $0.3–3.5 trillion a day since 2018; at most $100 trillion accepted. */
+export const SOFR_VOLUME_RULE: AmountRule = { unit: 'billions of dollars', whole: true, min: '0', max: '100000', zero: true, range: 'up to $100 trillion' };
+/**
+ * One operation's award (dollars): bids come in $1 million steps (the smallest award seen is
+ * $500,000); at most $10 trillion (ON RRP peaked at $2.55 trillion). A nonzero award under
+ * $100,000 is an amount in another unit.
+ */
+export const OPERATION_AWARD_RULE: AmountRule = { unit: 'dollars', whole: true, min: '100000', max: '10000000000000', zero: true, range: '$100,000 to $10 trillion (or zero)' };
 
 export interface AmountProblem {
-  reason: 'document_negative_amount' | 'document_not_whole_millions' | 'document_implausible_amount';
+  reason: 'document_negative_amount' | 'document_not_whole_units' | 'document_implausible_amount';
   /** Completes "<field> for <date> is <value>, …". */
   why: string;
 }
 
-export function millionsProblem(value: Decimal): AmountProblem | undefined {
-  if (isNegativeDecimal(value)) return { reason: 'document_negative_amount', why: 'negative, which no balance can be' };
-  if (!isIntegralDecimal(value)) {
-    return { reason: 'document_not_whole_millions', why: 'not a whole number of millions of dollars, as the publisher prints them: the unit or format has changed' };
+const decimal = (text: string): Decimal => parseDecimalText(text)!;
+const bounds = new WeakMap<AmountRule, { min: Decimal; max: Decimal }>();
+
+export function amountProblem(value: Decimal, rule: AmountRule): AmountProblem | undefined {
+  if (isNegativeDecimal(value)) return { reason: 'document_negative_amount', why: 'negative, which no such amount can be' };
+  if (rule.whole && !isIntegralDecimal(value)) {
+    return { reason: 'document_not_whole_units', why: `not a whole number of ${rule.unit}, as the publisher prints them: the unit or format has changed` };
   }
-  if (value.units > MAX_BALANCE_MILLIONS * 10n ** BigInt(value.scale)) {
-    return { reason: 'document_implausible_amount', why: `more than ${MAX_BALANCE_MILLIONS} millions of dollars: the amount is not in millions` };
+  if (value.units === 0n && rule.zero) return undefined;
+  let b = bounds.get(rule);
+  if (b === undefined) bounds.set(rule, (b = { min: decimal(rule.min), max: decimal(rule.max) }));
+  if (compareDecimals(value, b.min) < 0 || compareDecimals(value, b.max) > 0) {
+    return { reason: 'document_implausible_amount', why: `outside ${rule.range} (${rule.min} to ${rule.max} ${rule.unit}): the unit has changed or another field was read` };
+  }
+  return undefined;
+}
+
+/**
+ * Rates in percent (SOFR, its 99th percentile, EFFR, IORB): from -5 to 20. Money-market
+ * rates have stayed within 0–10 % for decades (SOFR's 99th percentile touched 9 % in
+ * September 2019); a value outside is basis points, a volume, or another field.
+ */
+export const RATE_MIN = -5;
+export const RATE_MAX = 20;
+
+const RATE_BOUNDS = { min: decimal(String(RATE_MIN)), max: decimal(String(RATE_MAX)) };
+
+export function rateProblem(value: Decimal): string | undefined {
+  if (compareDecimals(value, RATE_BOUNDS.min) < 0 || compareDecimals(value, RATE_BOUNDS.max) > 0) {
+    return `outside ${RATE_MIN} to ${RATE_MAX} percent: not a rate in percent (basis points, or another field)`;
   }
   return undefined;
 }

@@ -14,7 +14,7 @@
 import { parseIsoDate, weekdayOfDays } from '../../core/time.js';
 import { divideByPowerOfTen, parseDecimalText } from '../decimal.js';
 import { PublisherDocumentError } from '../errors.js';
-import { millionsProblem } from './amounts.js';
+import { amountProblem, RESERVES_RULE } from './amounts.js';
 import { acceptedObservation, buildSeries, describeValue, fail, rejectedObservation, requireSize } from './body.js';
 import { type HtmlPage, type HtmlTable, type TableCell, columnCount, columnHeaders, readHtmlTables, rowCells } from './html-tables.js';
 import type { IsoDate, PublisherBody, PublisherDocument } from './types.js';
@@ -155,7 +155,7 @@ export function parseH41Page(body: PublisherBody): H41Document {
 
   const weekEnded = weekEndedDate(found.header);
   const millions = parseDecimalText(valueCell.text, { thousandsSeparators: true });
-  const problem = millions === null ? undefined : millionsProblem(millions);
+  const problem = millions === null ? undefined : amountProblem(millions, RESERVES_RULE);
   const observation = millions === null
     ? rejectedObservation(weekEnded, new PublisherDocumentError(DOCUMENT, 'document_not_a_number',
       `the weekly average cell reads ${describeValue(valueCell.text)}, not a number of millions`, { location: cellName(valueCell) }))

@@ -26,6 +26,7 @@ import {
   requireSize,
   rejectedObservation,
 } from './body.js';
+import { rateProblem } from './amounts.js';
 import type { DatedObservation, IsoDate, PublisherBody, PublisherDocument } from './types.js';
 
 export const PRATES_MEMBER = 'PRATES_data.xml';
@@ -182,10 +183,14 @@ export function parsePratesXml(xml: PublisherBody): PublisherDocument {
     // Only status A is an available value; other statuses mark gaps, not observations.
     if (OBS_STATUS !== 'A') continue;
     const value = typeof OBS_VALUE === 'string' ? parseDecimalText(OBS_VALUE) : null;
+    const implausible = value === null ? undefined : rateProblem(value);
     entries.push(value === null
       ? rejectedObservation(date, new PublisherDocumentError(DOCUMENT, 'document_not_a_number',
         `${IORB_SERIES} OBS_VALUE for ${date} is ${describeValue(OBS_VALUE)}, not a decimal number`, { location }))
-      : acceptedObservation(date, value));
+      : implausible !== undefined
+        ? rejectedObservation(date, new PublisherDocumentError(DOCUMENT, 'document_implausible_rate',
+          `${IORB_SERIES} OBS_VALUE for ${date} is ${describeValue(OBS_VALUE)}, ${implausible}`, { location }))
+        : acceptedObservation(date, value));
   }
   return Object.freeze({ document: DOCUMENT, series: Object.freeze([buildSeries(DOCUMENT, 'policy.iorb', entries)]) });
 }

@@ -35,6 +35,7 @@ import {
   readJsonDocument,
   rejectedObservation,
 } from './body.js';
+import { amountProblem, OPERATION_AWARD_RULE } from './amounts.js';
 import { nonBusinessDay } from './calendar.js';
 import type { DatedObservation, IsoDate, MetricId, PublisherBody, PublisherDocument, SetAsideOperation } from './types.js';
 
@@ -106,6 +107,8 @@ function acceptedDollars(rules: OperationRules, op: Operation): Decimal {
   if (isNegativeDecimal(amount)) {
     throw new DayRejected('document_negative_amount', `totalAmtAccepted of operation ${op.id} on ${date} is negative (${describeValue(raw)})`, location);
   }
+  const problem = amountProblem(amount, OPERATION_AWARD_RULE);
+  if (problem !== undefined) throw new DayRejected(problem.reason, `totalAmtAccepted of operation ${op.id} on ${date} is ${describeValue(raw)}, ${problem.why}`, location);
   return amount;
 }
 

@@ -7,11 +7,12 @@
 //
 // Without the upstream's reference desk to cross-check against (docs/funding.md), what no
 // real print can be is refused for its date too: a date the NY Fed publishes no rate for
-// (calendar.ts), a negative or absurd SOFR volume, a 99th percentile below the rate (the
+// (calendar.ts), a rate outside -5 to 20 percent, a SOFR volume that is no whole number of
+// billions within its bounds (amounts.ts), a 99th percentile below the rate (the
 // volume-weighted median of the same trades).
 
-import { compareDecimals, decimalFromJsonValue, isNegativeDecimal, type Decimal } from '../decimal.js';
-import { PublisherDocumentError } from '../errors.js';
+import { compareDecimals, decimalFromJsonValue, type Decimal } from '../decimal.js';
+import { PublisherDocumentError, type PublisherDocumentFailure } from '../errors.js';
 import {
   acceptedObservation,
   buildSeries,
@@ -23,6 +24,7 @@ import {
   readJsonDocument,
   rejectedObservation,
 } from './body.js';
+import { amountProblem, rateProblem, SOFR_VOLUME_RULE } from './amounts.js';
 import { nonBusinessDay, type PublisherCalendar } from './calendar.js';
 import type { DatedObservation, IsoDate, MetricId, PublisherBody, PublisherDocument } from './types.js';
 
@@ -39,24 +41,14 @@ const SOFR_FIELDS: readonly RateField[] = [
 
 const EFFR_FIELDS: readonly RateField[] = [{ metric: 'policy.effr', field: 'percentRate' }];
 
-/**
- * SOFR's daily volume is a few thousand billions; a million billions (a thousand times the
- * whole repo market) can only be a changed unit.
- */
-export const SOFR_MAX_VOLUME_BILLIONS = 1_000_000;
-const MAX_VOLUME = decimalFromJsonValue(SOFR_MAX_VOLUME_BILLIONS)!;
-
-/** Why a parsed value cannot be what the field claims, or undefined. */
-function implausible(field: string, value: Decimal, row: Record<string, unknown>): { reason: 'document_negative_amount' | 'document_implausible_amount' | 'document_percentile_below_rate'; why: string } | undefined {
-  if (field === 'volumeInBillions') {
-    if (isNegativeDecimal(value)) return { reason: 'document_negative_amount', why: 'a negative volume' };
-    if (compareDecimals(value, MAX_VOLUME) > 0) {
-      return { reason: 'document_implausible_amount', why: `more than ${SOFR_MAX_VOLUME_BILLIONS} billions of dollars: the unit is not billions` };
-    }
-  }
+/** Why a parsed value cannot be what the field claims, or undefined (amounts.ts). */
+function implausible(field: string, value: Decimal, row: Record<string, unknown>): { reason: PublisherDocumentFailure; why: string } | undefined {
+  if (field === 'volumeInBillions') return amountProblem(value, SOFR_VOLUME_RULE);
+  const rate = rateProblem(value);
+  if (rate !== undefined) return { reason: 'document_implausible_rate', why: rate };
   if (field === 'percentPercentile99') {
-    const rate = decimalFromJsonValue(row.percentRate);
-    if (rate !== null && compareDecimals(value, rate) < 0) return { reason: 'document_percentile_below_rate', why: `below the day's rate ${describeValue(row.percentRate)}` };
+    const median = decimalFromJsonValue(row.percentRate);
+    if (median !== null && compareDecimals(value, median) < 0) return { reason: 'document_percentile_below_rate', why: `below the day's rate ${describeValue(row.percentRate)}` };
   }
   return undefined;
 }

@@ -25,7 +25,7 @@ import {
   readJsonDocument,
   rejectedObservation,
 } from './body.js';
-import { millionsProblem } from './amounts.js';
+import { amountProblem, TGA_RULE } from './amounts.js';
 import { nonBusinessDay } from './calendar.js';
 import type { DatedObservation, IsoDate, PublisherBody, PublisherDocument } from './types.js';
 
@@ -114,7 +114,7 @@ export function parseTreasuryDtsDocument(body: PublisherBody): PublisherDocument
         `open_today_bal for ${date} is ${describeValue(raw)}, not a decimal amount in text`, { location })));
       return;
     }
-    const problem = millionsProblem(millions);
+    const problem = amountProblem(millions, TGA_RULE);
     if (problem !== undefined) {
       entries.push(rejectedObservation(date, new PublisherDocumentError(DOCUMENT, problem.reason,
         `open_today_bal for ${date} is ${describeValue(raw)}, ${problem.why}`, { location })));

@@ -85,9 +85,12 @@ describe('H.4.1 page', () => {
 
 describe('H.4.1 amounts that no reserve balance in millions can be', () => {
   it.each([
-    ['2,930.193', 'document_not_whole_millions'],
+    ['2,930.193', 'document_not_whole_units'],
     ['-2,930,193', 'document_negative_amount'],
     ['200,000,000,000', 'document_implausible_amount'],
+    // Whole billions where millions belong: $2.5 billion of reserves has not been seen since 2008.
+    ['2,536', 'document_implausible_amount'],
+    ['0', 'document_implausible_amount'],
   ] as const)('rejects the week when the average reads %s (%s)', (cell, reason) => {
     const html = fixtureText('reserves/valid.htm').replace('class="data">2,930,193<', `class="data">${cell}<`);
     const reserves = seriesOf(parseH41Page(html), 'liquidity.reserves');

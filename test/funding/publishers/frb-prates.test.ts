@@ -100,6 +100,13 @@ describe('PRATES archive', () => {
     expect(error.message).toContain(JSON.stringify(text));
   });
 
+  it('rejects an IORB outside -5 to 20 percent (basis points, another field), as the Board page parser does', () => {
+    const xml = fixtureText('iorb/valid.xml').replace('OBS_VALUE="3.90" TIME_PERIOD="2026-10-21"', 'OBS_VALUE="390" TIME_PERIOD="2026-10-21"');
+    const iorb = seriesOf(parsePratesXml(xml), 'policy.iorb');
+    expect(rejection(iorb, '2026-10-21', 'document_implausible_rate').message).toMatch(/"390", outside -5 to 20 percent/);
+    expect(entryOn(iorb, '2026-10-20').state).toBe('accepted');
+  });
+
   it('accepts exact decimal text with surrounding whitespace and keeps only valid dates as newest', () => {
     const series = iorbOf('invalid-values');
     expect(acceptedValues(series)).toEqual([['2026-10-21', 3.9], ['2026-10-08', 3.9]]);

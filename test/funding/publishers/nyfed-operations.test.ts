@@ -146,6 +146,20 @@ describe('standing repo results', () => {
   });
 });
 
+describe('operation awards in another unit', () => {
+  it.each([
+    [9e15, 'document_implausible_amount'], // beyond $10 trillion
+    [1700, 'document_implausible_amount'], // millions written where dollars belong
+  ] as const)('rejects the day of an award of %d dollars (%s); zero stays a value', (amount, reason) => {
+    const doc = JSON.parse(new TextDecoder().decode(fixture('on_rrp/valid.json'))) as { repo: { operations: Record<string, unknown>[] } };
+    doc.repo.operations[0].totalAmtAccepted = amount;
+    const series = seriesOf(parseOnRrpDocument(JSON.stringify(doc)), 'liquidity.on_rrp');
+    rejection(series, doc.repo.operations[0].operationDate as string, reason);
+    doc.repo.operations[0].totalAmtAccepted = 0;
+    expect(entryOn(seriesOf(parseOnRrpDocument(JSON.stringify(doc)), 'liquidity.on_rrp'), doc.repo.operations[0].operationDate as string)).toMatchObject({ state: 'accepted', value: 0 });
+  });
+});
+
 describe('operations dated when the NY Fed holds none', () => {
   it('rejects an ON RRP or standing repo day on a weekend or a Federal Reserve holiday', () => {
     for (const [name, parse, metric] of [['on_rrp/valid.json', parseOnRrpDocument, 'liquidity.on_rrp'], ['srf/valid.json', parseSrfDocument, 'liquidity.srf']] as const) {

@@ -174,12 +174,14 @@ describe('what no NY Fed print can be is rejected for its date', () => {
     rejection(effr, '2026-10-12', 'document_not_business_day');
   });
 
-  it('a negative or absurd SOFR volume, or a 99th percentile below the rate, is rejected; the others that day stand', () => {
+  it('a negative, fractional or absurd SOFR volume, or a 99th percentile below the rate, is rejected; the others that day stand', () => {
     const doc = sofrDoc();
     doc.refRates[0].volumeInBillions = -5;
     doc.refRates[1].volumeInBillions = 1.2345678901234567e16;
-    doc.refRates[2].percentPercentile99 = -1.0;
+    doc.refRates[2].percentPercentile99 = 3.5; // below that day's rate
     doc.refRates[3].percentPercentile99 = doc.refRates[3].percentRate; // equal to the median: possible
+    doc.refRates[4].volumeInBillions = 3.157; // trillions
+    doc.refRates[5].volumeInBillions = 900000; // millions
     const parsed = parseSofrDocument(JSON.stringify(doc));
     const volume = seriesOf(parsed, 'distribution.sofr.volume');
     const p99 = seriesOf(parsed, 'distribution.sofr.p99');
@@ -187,6 +189,27 @@ describe('what no NY Fed print can be is rejected for its date', () => {
     rejection(volume, '2026-10-19', 'document_implausible_amount');
     expect(rejection(p99, '2026-10-16', 'document_percentile_below_rate').message).toMatch(/below the day's rate 3\.\d+/);
     expect(entryOn(p99, '2026-10-15').state).toBe('accepted');
+    rejection(volume, '2026-10-14', 'document_not_whole_units');
+    rejection(volume, '2026-10-13', 'document_implausible_amount');
     expect(entryOn(seriesOf(parsed, 'policy.sofr'), '2026-10-20').state).toBe('accepted');
+  });
+
+  it('a rate outside -5 to 20 percent is rejected: basis points, or the volume read as the percentile', () => {
+    const doc = sofrDoc();
+    doc.refRates[0].percentRate = 387; // basis points
+    doc.refRates[1].percentPercentile99 = 3157; // swapped with the volume…
+    doc.refRates[1].volumeInBillions = 3.73; // …which is no whole number of billions
+    doc.refRates[2].percentRate = -5.5;
+    doc.refRates[3].percentRate = -0.25; // negative rates are possible
+    doc.refRates[3].percentPercentile99 = 0.1;
+    const parsed = parseSofrDocument(JSON.stringify(doc));
+    expect(rejection(seriesOf(parsed, 'policy.sofr'), '2026-10-20', 'document_implausible_rate').message).toMatch(/387, outside -5 to 20 percent/);
+    rejection(seriesOf(parsed, 'distribution.sofr.p99'), '2026-10-19', 'document_implausible_rate');
+    rejection(seriesOf(parsed, 'distribution.sofr.volume'), '2026-10-19', 'document_not_whole_units');
+    rejection(seriesOf(parsed, 'policy.sofr'), '2026-10-16', 'document_implausible_rate');
+    expect(entryOn(seriesOf(parsed, 'policy.sofr'), '2026-10-15')).toMatchObject({ state: 'accepted', value: -0.25 });
+    const effr = JSON.parse(new TextDecoder().decode(fixture('effr/valid.json'))) as { refRates: Record<string, unknown>[] };
+    effr.refRates[0].percentRate = 96;
+    rejection(seriesOf(parseEffrDocument(JSON.stringify(effr)), 'policy.effr'), effr.refRates[0].effectiveDate as string, 'document_implausible_rate');
   });
 });

@@ -39,16 +39,22 @@ describe('DTS operating cash balance', () => {
     documentFailure(() => parseTreasuryDtsDocument(JSON.stringify(noTypes)), 'document_data_type_mismatch');
   });
 
-  it('rejects balances too large to be millions of dollars (amounts sent in dollars), and accepts the bound itself', () => {
+  it('rejects balances outside $1 billion to $10 trillion (amounts sent in dollars, thousands or billions), and accepts both bounds', () => {
     const tga = seriesOf(parseTreasuryDtsDocument(fixture('tga/amount-in-dollars.json')), 'liquidity.tga');
     expect(rejection(tga, '2026-10-20', 'document_implausible_amount').message).toContain('"924627000000"');
     expect(tga.newestDate).toBeNull();
     const doc = JSON.parse(new TextDecoder().decode(fixture('tga/valid.json')));
-    doc.data[0].open_today_bal = '100000000';
-    doc.data[1].open_today_bal = '100000001';
+    doc.data[0].open_today_bal = '10000000';
+    doc.data[1].open_today_bal = '10000001';
+    doc.data[2].open_today_bal = '1000';
+    doc.data[3].open_today_bal = '999'; // $0.999 trillion written in billions
+    doc.data[4].open_today_bal = '57123000'; // $57.1 billion written in thousands
     const bounded = seriesOf(parseTreasuryDtsDocument(JSON.stringify(doc)), 'liquidity.tga');
-    expect(entryOn(bounded, '2026-10-20')).toMatchObject({ state: 'accepted', exact: '100000' });
+    expect(entryOn(bounded, '2026-10-20')).toMatchObject({ state: 'accepted', exact: '10000' });
     rejection(bounded, '2026-10-19', 'document_implausible_amount');
+    expect(entryOn(bounded, '2026-10-16')).toMatchObject({ state: 'accepted', exact: '1' });
+    rejection(bounded, '2026-10-15', 'document_implausible_amount');
+    rejection(bounded, '2026-10-14', 'document_implausible_amount');
   });
 
   it('rejects a balance with a fraction of a million (a unit of billions) or below zero, for its date', () => {
@@ -57,7 +63,7 @@ describe('DTS operating cash balance', () => {
     doc.data[1].open_today_bal = '-5';
     doc.data[2].open_today_bal = '887312.000';
     const tga = seriesOf(parseTreasuryDtsDocument(JSON.stringify(doc)), 'liquidity.tga');
-    const fraction = rejection(tga, '2026-10-20', 'document_not_whole_millions');
+    const fraction = rejection(tga, '2026-10-20', 'document_not_whole_units');
     expect(fraction.message).toContain('"924.627"');
     expect(fraction.location).toBe('/data/0/open_today_bal');
     rejection(tga, '2026-10-19', 'document_negative_amount');
@@ -88,13 +94,13 @@ describe('DTS operating cash balance', () => {
     expect(acceptedValues(tga)).toEqual([['2026-10-20', 924.627], ['2026-10-19', 911.804]]);
   });
 
-  it('rejects null, the text "null" and thousands separators for their dates; trims whitespace; keeps zero', () => {
+  it('rejects null, the text "null", thousands separators and a zero balance (the account is never empty) for their dates; trims whitespace', () => {
     const tga = seriesOf(parseTreasuryDtsDocument(fixture('tga/invalid-values.json')), 'liquidity.tga');
     expect(rejection(tga, '2026-10-20', 'document_not_a_number').message).toContain('null');
     expect(rejection(tga, '2026-10-19', 'document_not_a_number').message).toContain('"null"');
     rejection(tga, '2026-10-16', 'document_not_a_number');
     expect(entryOn(tga, '2026-10-15')).toMatchObject({ state: 'accepted', exact: '902.145' });
-    expect(entryOn(tga, '2026-10-14')).toMatchObject({ state: 'accepted', exact: '0', value: 0 });
+    rejection(tga, '2026-10-14', 'document_implausible_amount');
     expect(tga.newestDate).toBe('2026-10-15');
   });
 

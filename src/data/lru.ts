@@ -1,20 +1,23 @@
 // A small least-recently-used map bounded by a caller-defined weight (bytes, rows).
 export interface LruOptions {
   /**
-   * Keep one entry heavier than the whole budget, outside it, instead of dropping it: the
-   * newest such entry stays until a newer one replaces it (or it is set again smaller),
-   * and the other entries share the budget as before. For values that are dear to rebuild
-   * and bounded elsewhere: a snapshot's rows, whose size the source caps bound, are read
-   * page after page, and rebuilding them for every page cost a whole projection each time.
+   * How many entries heavier than the whole budget to keep, outside it, instead of dropping
+   * them (default none): the most recently used such entries stay, and the other entries
+   * share the budget as before. For values that are dear to rebuild and bounded elsewhere:
+   * a snapshot's rows, whose size the source caps bound, are read page after page, and
+   * rebuilding them for every page cost a whole projection each time. More than one, so two
+   * readers of two large snapshots (a pinned one and the current one) do not evict each
+   * other on every page.
    */
-  keepOversized?: boolean;
+  oversizedSlots?: number;
 }
 
 export class WeightedLru<K, V> {
   private readonly map = new Map<K, { value: V; weight: number }>();
-  /** The weight of every entry but the oversized one. */
+  /** The weight of every entry but the oversized ones. */
   private total = 0;
-  private oversized: { key: K; value: V } | undefined;
+  /** Oversized entries, least recently used first. */
+  private readonly oversized = new Map<K, V>();
 
   constructor(
     private readonly budget: number,
@@ -23,7 +26,12 @@ export class WeightedLru<K, V> {
   ) {}
 
   get(key: K): V | undefined {
-    if (this.oversized !== undefined && this.oversized.key === key) return this.oversized.value;
+    const big = this.oversized.get(key);
+    if (big !== undefined) {
+      this.oversized.delete(key);
+      this.oversized.set(key, big);
+      return big;
+    }
     const entry = this.map.get(key);
     if (!entry) return undefined;
     this.map.delete(key);
@@ -38,9 +46,15 @@ export class WeightedLru<K, V> {
       this.total -= old.weight;
       this.map.delete(key);
     }
-    if (this.oversized !== undefined && this.oversized.key === key) this.oversized = undefined;
+    this.oversized.delete(key);
     if (weight > this.budget) {
-      if (this.options.keepOversized) this.oversized = { key, value };
+      const slots = this.options.oversizedSlots ?? 0;
+      if (slots <= 0) return;
+      this.oversized.set(key, value);
+      for (const k of this.oversized.keys()) {
+        if (this.oversized.size <= slots) break;
+        this.oversized.delete(k);
+      }
       return;
     }
     this.map.set(key, { value, weight });

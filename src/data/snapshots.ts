@@ -69,18 +69,21 @@ export interface SnapshotDeps {
 
 /**
  * Rows are the heavy part (~450 bytes each with their index): 100 000 of them are kept. The
- * newest snapshot with more (a large atlas history: 120 000 rows, ~50 MB, from a 2.9 MB
- * document) is kept too, outside that budget, so paging through it costs one projection
- * instead of one per page; the 4 MiB cap on a source document bounds it.
+ * two most recently used snapshots with more (a large atlas history: 120 000 rows, ~50 MB,
+ * from a 2.9 MB document) are kept too, outside that budget, so paging through one costs one
+ * projection instead of one per page, and a pinned walk beside the current table (a new
+ * snapshot at each source refresh) does not evict it; the 4 MiB cap on a source document
+ * bounds each.
  */
 export const SNAPSHOT_ROW_BUDGET = 100_000;
+export const OVERSIZED_SNAPSHOTS = 2;
 
 export class Snapshots {
   private readonly states: WeightedLru<string, SnapshotState>;
   private readonly building = new Map<string, Promise<SnapshotState>>();
 
   constructor(private readonly deps: SnapshotDeps) {
-    this.states = new WeightedLru(deps.rowBudget ?? SNAPSHOT_ROW_BUDGET, (s) => s.indexed.rows.length + 1, { keepOversized: true });
+    this.states = new WeightedLru(deps.rowBudget ?? SNAPSHOT_ROW_BUDGET, (s) => s.indexed.rows.length + 1, { oversizedSlots: OVERSIZED_SNAPSHOTS });
   }
 
   /** The snapshot of the dataset's current retrievals, fetching what is stale. */

@@ -31,9 +31,9 @@ export const TGA_RULE: AmountRule = { unit: 'millions of dollars', whole: true, 
 /** SOFR volume (billions, whole): $0.3–3.5 trillion a day since 2018; at most $100 trillion accepted. */
 export const SOFR_VOLUME_RULE: AmountRule = { unit: 'billions of dollars', whole: true, min: '0', max: '100000', zero: true, range: 'up to $100 trillion' };
 /**
- * One operation's award (dollars): bids come in $1 million steps (the smallest award seen is
- * $500,000); at most $10 trillion (ON RRP peaked at $2.55 trillion). A nonzero award under
- * $100,000 is an amount in another unit.
+ * One operation's award (dollars): at most $10 trillion (ON RRP peaked at $2.55 trillion).
+ * Bids are made in millions of dollars, so a nonzero award under $100,000 is an amount in
+ * another unit (millions written where dollars belong); zero is a real value (no use).
  */
 export const OPERATION_AWARD_RULE: AmountRule = { unit: 'dollars', whole: true, min: '100000', max: '10000000000000', zero: true, range: '$100,000 to $10 trillion (or zero)' };
 

@@ -5,7 +5,7 @@
 // If-None-Match with 304. `/query` gets its bytes and tag from answerQuery, which keeps
 // encoded answers per snapshot, so a 304 is decided on the tag without building the body. Every invalid query parameter answers with the group's one 422
 // body; every other failure keeps the evidence error shape.
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../../core/errors.js';
 import { recordDataRead, recordDataReadNow, hasDataExclusionHeader, type DataReadEvent } from '../../applications/data-reads.js';
 import type { ApplicationContext } from '../../applications/context.js';
@@ -89,6 +89,25 @@ function fixedBody(body: unknown): { bytes: Buffer; etag: string } {
 }
 
 export const MEASUREMENT_HEADER = 'x-financial-evidence-measurement';
+
+/**
+ * How a pinned answer is recorded for revalidation ahead of the router. Made here, apart
+ * from the route handler: a closure keeps its whole enclosing scope (V8 shares one context
+ * per scope), so one made in the handler kept the request and the answer's bytes alive as
+ * long as the record (up to 4,096 URLs): paging a large history pinned grew the process by
+ * every page read, never freed.
+ */
+function rememberPinned(app: FastifyInstance, deps: AppDeps, url: string, measurement: AnswerMeasurement, type: string, standsUntilUs: number) {
+  return (etag: string, headers: readonly (readonly [string, string])[]) => app.revalidation.remember(url, {
+    etag,
+    headers,
+    revalidate: () => {
+      if (Number(deps.clock()) >= standsUntilUs) return undefined;
+      const measured = recordDataReadNow(deps, anonymousRevalidation(measurement));
+      return measured === undefined ? undefined : [MEASUREMENT_HEADER, measured, 'content-type', type];
+    },
+  });
+}
 
 /**
  * Usage measurement of one query answer (upstream §2.2). It never fails the read: a key
@@ -175,15 +194,7 @@ export const dataPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, op
     const standsUntilUs = answer.standsUntilUs;
     const remember = standsUntilUs === undefined || request.method !== 'GET'
       ? undefined
-      : (etag: string, headers: readonly (readonly [string, string])[]) => app.revalidation.remember(request.raw.url ?? '', {
-        etag,
-        headers,
-        revalidate: () => {
-          if (Number(deps.clock()) >= standsUntilUs) return undefined;
-          const measured = recordDataReadNow(deps, anonymousRevalidation(answer.measurement));
-          return measured === undefined ? undefined : [MEASUREMENT_HEADER, measured, 'content-type', type];
-        },
-      });
+      : rememberPinned(app, deps, request.raw.url ?? '', answer.measurement, type, standsUntilUs);
     const tagged = { bytes: answer.bytes, etag: answer.etag, cacheControl, snapshotId: answer.snapshotId, measure, type, remember };
     if (csv) return sendTagged(request, reply, { ...tagged, headers: { 'content-disposition': `attachment; filename="${params.dataset}.csv"` } });
     return sendTagged(request, reply, tagged);

@@ -13,7 +13,7 @@
 //   as SIFMA announces them. Outside that list SOFR's calendar is the Reserve Banks'.
 // - `federal` (the Daily Treasury Statement): the same holidays as federal offices keep
 //   them: a Saturday holiday moves to the Friday before, a Sunday one to the Monday after.
-import { formatIsoDate, parseIsoDate } from '../../core/time.js';
+import { civilFromDays, daysFromCivil, formatIsoDate, parseIsoDate, weekdayOfDays as weekday } from '../../core/time.js';
 import type { IsoDate } from './types.js';
 
 export type PublisherCalendar = 'nyfed' | 'sofr' | 'federal';
@@ -25,20 +25,13 @@ const SIFMA_FULL_CLOSES: ReadonlyMap<IsoDate, string> = new Map([
 
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
-/** Day of the week of a day number since 1970-01-01 (0 = Sunday). */
-const weekday = (day: number): number => (((day + 4) % 7) + 7) % 7;
-
-function dayOf(year: number, month: number, date: number): number {
-  return Math.floor(Date.UTC(year, month - 1, date) / 86_400_000);
-}
-
 /** The `n`th (1-based; -1 = last) `wd` of a month, as a day number. */
 function nthWeekday(year: number, month: number, wd: number, n: number): number {
   if (n > 0) {
-    const first = dayOf(year, month, 1);
+    const first = daysFromCivil(year, month, 1);
     return first + ((wd - weekday(first) + 7) % 7) + 7 * (n - 1);
   }
-  const last = dayOf(year, month + 1, 1) - 1;
+  const last = month === 12 ? daysFromCivil(year + 1, 1, 1) - 1 : daysFromCivil(year, month + 1, 1) - 1;
   return last - ((weekday(last) - wd + 7) % 7);
 }
 
@@ -46,25 +39,25 @@ function nthWeekday(year: number, month: number, wd: number, n: number): number 
 function statutoryHolidays(year: number): [number, string, boolean][] {
   // [day, name, fixed date (moves off a weekend)]
   const list: [number, string, boolean][] = [
-    [dayOf(year, 1, 1), "New Year's Day", true],
+    [daysFromCivil(year, 1, 1), "New Year's Day", true],
     [nthWeekday(year, 1, 1, 3), 'Birthday of Martin Luther King, Jr.', false],
     [nthWeekday(year, 2, 1, 3), "Washington's Birthday", false],
     [nthWeekday(year, 5, 1, -1), 'Memorial Day', false],
-    [dayOf(year, 7, 4), 'Independence Day', true],
+    [daysFromCivil(year, 7, 4), 'Independence Day', true],
     [nthWeekday(year, 9, 1, 1), 'Labor Day', false],
     [nthWeekday(year, 10, 1, 2), 'Columbus Day', false],
-    [dayOf(year, 11, 11), 'Veterans Day', true],
+    [daysFromCivil(year, 11, 11), 'Veterans Day', true],
     [nthWeekday(year, 11, 4, 4), 'Thanksgiving Day', false],
-    [dayOf(year, 12, 25), 'Christmas Day', true],
+    [daysFromCivil(year, 12, 25), 'Christmas Day', true],
   ];
   // A federal holiday since 2021; the Reserve Banks first closed for it in 2022.
-  if (year >= 2022) list.push([dayOf(year, 6, 19), 'Juneteenth National Independence Day', true]);
+  if (year >= 2022) list.push([daysFromCivil(year, 6, 19), 'Juneteenth National Independence Day', true]);
   return list;
 }
 
 /** The holiday observed on `day` under `calendar`'s weekend rule, if any. */
 function holidayOn(day: number, calendar: 'nyfed' | 'federal'): string | undefined {
-  const year = new Date(day * 86_400_000).getUTCFullYear();
+  const { year } = civilFromDays(day);
   // New Year's Day of the next year can be kept on this year's December 31.
   for (const y of [year, year + 1]) {
     for (const [date, name, fixed] of statutoryHolidays(y)) {

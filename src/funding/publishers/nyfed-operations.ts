@@ -21,7 +21,6 @@ import {
   decimalFromJsonValue,
   divideByPowerOfTen,
   isIntegralDecimal,
-  isNegativeDecimal,
 } from '../decimal.js';
 import { type PublisherDocumentFailure, PublisherDocumentError } from '../errors.js';
 import {
@@ -104,9 +103,7 @@ function acceptedDollars(rules: OperationRules, op: Operation): Decimal {
   if (!isIntegralDecimal(amount) || !Number.isSafeInteger(raw)) {
     throw new DayRejected('document_not_whole_dollars', `totalAmtAccepted of operation ${op.id} on ${date} is ${describeValue(raw)}, not an exact whole number of dollars`, location);
   }
-  if (isNegativeDecimal(amount)) {
-    throw new DayRejected('document_negative_amount', `totalAmtAccepted of operation ${op.id} on ${date} is negative (${describeValue(raw)})`, location);
-  }
+  // Negative, or outside the bounds of an award (amounts.ts).
   const problem = amountProblem(amount, OPERATION_AWARD_RULE);
   if (problem !== undefined) throw new DayRejected(problem.reason, `totalAmtAccepted of operation ${op.id} on ${date} is ${describeValue(raw)}, ${problem.why}`, location);
   return amount;

@@ -1,4 +1,5 @@
 import { implementationSha256, SERVICE_NAME, SERVICE_VERSION } from '../core/build-info.js';
+import { encodePythonBody } from '../core/json.js';
 import type { HealthBody } from './routes/system.js';
 
 /** The analysis upstream's health body, as its own prefix answers it. */
@@ -26,4 +27,12 @@ export function healthBody(): AnalysisHealthBody {
  */
 export function serviceHealthBody(releaseId: string): HealthBody {
   return { ...healthBody(), scope: 'backend_process_only', upstream_status: 'not_checked', release_id: releaseId };
+}
+
+/**
+ * The root liveness body as sent at `/healthz`, `/health` and their `/noisefloor` copies: in
+ * the analysis upstream's encoding (Python separators), encoded once.
+ */
+export function serviceHealthBytes(releaseId: string): Buffer {
+  return Buffer.from(encodePythonBody(serviceHealthBody(releaseId)), 'utf8');
 }

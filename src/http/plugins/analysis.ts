@@ -31,7 +31,7 @@ import { runJob } from '../analysis/job.js';
 import { receiveBody } from '../analysis/body.js';
 import { releaseNow } from '../../platform/release.js';
 import { requireRawBody, screenJsonBody } from '../errors.js';
-import { serviceHealthBody } from '../health.js';
+import { serviceHealthBytes } from '../health.js';
 import { releaseIdentity } from '../../data/release.js';
 import { sendOpenApi } from '../openapi-document.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
@@ -230,9 +230,9 @@ export const analysisPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app
     // its prefix. Aliases: hidden from the OpenAPI document.
     const health = { schema: { hide: true } };
     // The same body as the root's (the upstream's /noisefloor/X is its /X), in the reference's encoding.
-    const healthText = encodePythonBody(serviceHealthBody(releaseIdentity(deps.config).release_id));
-    app.get('/healthz', health, async (_request, reply) => sendJson(reply, healthText));
-    app.get('/health', health, async (_request, reply) => sendJson(reply, healthText));
+    const healthBytes = serviceHealthBytes(releaseIdentity(deps.config).release_id);
+    app.get('/healthz', health, async (_request, reply) => sendJson(reply, healthBytes));
+    app.get('/health', health, async (_request, reply) => sendJson(reply, healthBytes));
     app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) => sendOpenApi(request, reply, () => app.swagger()));
   }
   // Preflights for the discovery paths, at the root too (their GETs are the shell's).

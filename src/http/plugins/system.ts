@@ -4,8 +4,7 @@
 // database is gone or damaged.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { CoreErrors, AppError } from '../../core/errors.js';
-import { encodePythonBody } from '../../core/json.js';
-import { serviceHealthBody } from '../health.js';
+import { serviceHealthBytes } from '../health.js';
 import { releaseIdentity } from '../../data/release.js';
 import { setAnalysisHeaders } from './analysis.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
@@ -17,7 +16,7 @@ export const systemPlugin: FastifyPluginAsync<GroupPluginOptions> = async (app, 
   // The analysis upstream's health body, with its headers (a browser on another origin may
   // read it, as the preflight these paths answer promises) and its encoding: Python's
   // separators and the bare `application/json`, the same bytes as /noisefloor/healthz.
-  const healthBytes = Buffer.from(encodePythonBody(serviceHealthBody(releaseId)), 'utf8');
+  const healthBytes = serviceHealthBytes(releaseId);
   const health = async (_request: FastifyRequest, reply: FastifyReply) => {
     setAnalysisHeaders(reply);
     return reply.type('application/json').send(healthBytes);

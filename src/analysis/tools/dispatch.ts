@@ -29,14 +29,21 @@ interface Runner {
   overflowPath?: string;
 }
 
-// `surrogatesAtDigest`: an unpaired surrogate is refused by the tool's request digest, after
-// its domain checks, where the reference's UTF-8 encoding fails (duplicate ids win over it);
-// the other tools' validators refuse it.
-
 /** Each tool takes its own request type, which the validator has just established. */
 type AnyRun = (args: never) => unknown;
 
-const RUNS: Readonly<Record<AnalysisToolName, { run: AnyRun; overflowPath?: string; surrogatesAtDigest?: boolean }>> = {
+interface ToolRun {
+  run: AnyRun;
+  overflowPath?: string;
+  /**
+   * An unpaired surrogate is refused by the tool's request digest, after its domain checks,
+   * where the reference's UTF-8 encoding fails (duplicate ids win over it); the other tools'
+   * validators refuse it.
+   */
+  surrogatesAtDigest?: boolean;
+}
+
+const RUNS: Readonly<Record<AnalysisToolName, ToolRun>> = {
   ab_test: { run: abTest, overflowPath: '' },
   did_it_change: { run: didItChange, overflowPath: '/values' },
   dyson_reference: { run: dysonReference },

@@ -7,6 +7,7 @@ import { projectSourceHealth } from './projections/source-health.js';
 import { fixedFacts } from './registry.js';
 import { prefixedSha, secondsZ, type Retrieval } from './retrieval.js';
 import { schemaUnavailableRow, sourceUnavailableRow, type EvidenceRow, type RowBase } from './row.js';
+import { RowTableBuilder, type RowTable } from './row-table.js';
 import type { SourceReported } from './source-reported.js';
 import type { TransportStatus } from './constants.js';
 
@@ -58,16 +59,19 @@ export const PROJECTION_SLICE_ROWS = 4096;
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The dataset's rows, source by source, giving the event loop back after every `slice` rows. */
-export async function projectDatasetInSlices(dataset: DatasetId, sources: readonly LoadedSource[], slice = PROJECTION_SLICE_ROWS): Promise<EvidenceRow[]> {
-  const rows: EvidenceRow[] = [];
+/**
+ * The dataset's rows, source by source, giving the event loop back after every `slice` rows;
+ * each row goes into the table as it is made, so a long history is never held as row objects.
+ */
+export async function projectDatasetInSlices(dataset: DatasetId, sources: readonly LoadedSource[], slice = PROJECTION_SLICE_ROWS): Promise<RowTable> {
+  const table = new RowTableBuilder();
   for (const source of sources) {
     for (const row of sourceRows(dataset, source)) {
-      rows.push(row);
-      if (rows.length % slice === 0) await turn();
+      table.push(row);
+      if (table.length % slice === 0) await turn();
     }
   }
-  return rows;
+  return table.finish();
 }
 
 /** complete: every source retrieved; partial: some; unavailable: none. */

@@ -5,7 +5,8 @@
 
 import { casefold } from '../analysis/narrative/text.js';
 import { compareCodePoints } from '../core/strings.js';
-import { copyRow, DIAGNOSTIC_AVAILABILITY, type EvidenceRow } from './row.js';
+import type { EvidenceRow } from './row.js';
+import { RowTable } from './row-table.js';
 import { firstCodePoints, pyStrip } from './text.js';
 
 export interface PageParams {
@@ -26,41 +27,21 @@ export interface Page {
   diagnostics: EvidenceRow[];
 }
 
-/** Rows with their case-folded entity texts, computed once per snapshot. */
-export interface IndexedRows {
-  rows: readonly EvidenceRow[];
-  foldedIds: readonly string[];
-  foldedNames: readonly string[];
-}
-
-export function indexRows(rows: readonly EvidenceRow[]): IndexedRows {
-  // A history repeats its market's id and name on every row: each text is folded once and
-  // its rows share the folded string.
-  const folded = new Map<string, string>();
-  const fold = (text: string | null): string => {
-    if (text === null) return '';
-    let out = folded.get(text);
-    if (out === undefined) folded.set(text, (out = casefold(text)));
-    return out;
-  };
-  return { rows, foldedIds: rows.map((r) => fold(r.entity_id)), foldedNames: rows.map((r) => fold(r.entity_name)) };
-}
-
-export function diagnosticsOf(rows: readonly EvidenceRow[]): EvidenceRow[] {
-  return rows.filter((r) => DIAGNOSTIC_AVAILABILITY.has(r.availability));
+/** A snapshot's rows, kept by column (row-table.ts). */
+export function indexRows(rows: Iterable<EvidenceRow>): RowTable {
+  return RowTable.of(rows);
 }
 
 /** Indexes of the rows a query keeps, in order. */
-export function filterRows(indexed: IndexedRows, params: Pick<PageParams, 'entity' | 'startDate' | 'endDate'>): number[] {
+export function filterRows(table: RowTable, params: Pick<PageParams, 'entity' | 'startDate' | 'endDate'>): number[] {
   const needle = casefold(pyStrip(params.entity));
   const dated = params.startDate !== '' || params.endDate !== '';
   const kept: number[] = [];
-  const { rows, foldedIds, foldedNames } = indexed;
-  for (let i = 0; i < rows.length; i++) {
-    if (needle !== '' && !foldedIds[i].includes(needle) && !foldedNames[i].includes(needle)) continue;
+  for (let i = 0; i < table.length; i++) {
+    if (needle !== '' && !table.foldedEntityId(i).includes(needle) && !table.foldedEntityName(i).includes(needle)) continue;
     if (dated) {
       // Undated rows (metadata, placeholders) cannot fall inside a date range.
-      const asOf = rows[i].as_of;
+      const asOf = table.asOf(i);
       if (asOf === null) continue;
       const day = firstCodePoints(asOf, 10);
       if (params.startDate !== '' && compareCodePoints(day, params.startDate) < 0) continue;
@@ -71,18 +52,18 @@ export function filterRows(indexed: IndexedRows, params: Pick<PageParams, 'entit
   return kept;
 }
 
-export function pageOf(indexed: IndexedRows, params: PageParams): Page {
-  const kept = filterRows(indexed, params);
+export function pageOf(table: RowTable, params: PageParams): Page {
+  const kept = filterRows(table, params);
   const total = kept.length;
   const slice = kept.slice(params.offset, params.offset + params.limit);
   const end = params.offset + params.limit;
   return {
-    results: slice.map((i) => copyRow(indexed.rows[i])),
+    results: slice.map((i) => table.row(i)),
     total_rows: total,
     returned_rows: slice.length,
     offset: params.offset,
     limit: params.limit,
     next_offset: end < total ? end : null,
-    diagnostics: diagnosticsOf(indexed.rows).map(copyRow),
+    diagnostics: table.diagnosticRows.map((i) => table.row(i)),
   };
 }

@@ -121,7 +121,7 @@ export type AnswerTail = Pick<QueryResult, 'snapshot_id' | 'snapshot_retrieved_a
 
 function answerHead(ctx: DataContext, served: ServedSnapshot, params: QueryParams): AnswerHead {
   const { state } = served;
-  const page = pageOf(state.indexed, params);
+  const page = pageOf(state.rows, params);
   return {
     schema: TABLE_SCHEMA,
     dataset: params.dataset,

@@ -16,10 +16,9 @@ import type { DocumentCache } from './documents.js';
 import { DataErrors, problem, QueryValidationError } from './errors.js';
 import { WeightedLru } from './lru.js';
 import { projectDatasetInSlices, transportStatus, type LoadedSource } from './project.js';
-import { indexRows, type IndexedRows } from './query.js';
 import type { SourceRegistry } from './registry.js';
 import type { Retrieval } from './retrieval.js';
-import type { EvidenceRow } from './row.js';
+import type { RowTable } from './row-table.js';
 import { sourceReported } from './source-reported.js';
 import { findRetrievals, findSnapshot, insertSnapshot, snapshotLinks, type SnapshotRow } from './store.js';
 
@@ -27,7 +26,7 @@ export interface SnapshotState {
   row: SnapshotRow;
   dataset: DatasetId;
   sources: readonly LoadedSource[];
-  indexed: IndexedRows;
+  rows: RowTable;
   transportStatus: TransportStatus;
 }
 
@@ -68,12 +67,12 @@ export interface SnapshotDeps {
 }
 
 /**
- * Rows are the heavy part (~450 bytes each with their index): 100 000 of them are kept. The
- * two most recently used snapshots with more (a large atlas history: 120 000 rows, ~50 MB,
- * from a 2.9 MB document) are kept too, outside that budget, so paging through one costs one
- * projection instead of one per page, and a pinned walk beside the current table (a new
- * snapshot at each source refresh) does not evict it; the 4 MiB cap on a source document
- * bounds each.
+ * Rows are the heavy part (~90 bytes each, kept by column: row-table.ts): 100 000 of them are
+ * kept. The two most recently used snapshots with more (a large atlas history: 120 000 rows,
+ * ~10 MB, from a 2.9 MB document) are kept too, outside that budget, so paging through one
+ * costs one projection instead of one per page, and a pinned walk beside the current table
+ * (a new snapshot at each source refresh) does not evict it; the 4 MiB cap on a source
+ * document bounds each.
  */
 export const SNAPSHOT_ROW_BUDGET = 100_000;
 export const OVERSIZED_SNAPSHOTS = 2;
@@ -83,7 +82,7 @@ export class Snapshots {
   private readonly building = new Map<string, Promise<SnapshotState>>();
 
   constructor(private readonly deps: SnapshotDeps) {
-    this.states = new WeightedLru(deps.rowBudget ?? SNAPSHOT_ROW_BUDGET, (s) => s.indexed.rows.length + 1, { oversizedSlots: OVERSIZED_SNAPSHOTS });
+    this.states = new WeightedLru(deps.rowBudget ?? SNAPSHOT_ROW_BUDGET, (s) => s.rows.length + 1, { oversizedSlots: OVERSIZED_SNAPSHOTS });
   }
 
   /** The snapshot of the dataset's current retrievals, fetching what is stale. */
@@ -161,8 +160,7 @@ export class Snapshots {
   }
 
   private async build(dataset: DatasetId, loaded: readonly LoadedSource[], existing: SnapshotRow | null): Promise<SnapshotState> {
-    const rows: EvidenceRow[] = await projectDatasetInSlices(dataset, loaded);
-    for (const row of rows) Object.freeze(row);
+    const rows = await projectDatasetInSlices(dataset, loaded);
     const status = transportStatus(loaded);
     const row: SnapshotRow = existing ?? {
       snapshotId: snapshotIdOf(this.deps.mode, dataset, loaded.map((s) => s.retrieval.retrievalId)),
@@ -176,7 +174,7 @@ export class Snapshots {
     };
     // Documents are not kept with the rows; the document cache has them if needed again.
     const sources = loaded.map((s) => ({ ...s, document: undefined }));
-    return { row, dataset, sources, indexed: indexRows(rows), transportStatus: status };
+    return { row, dataset, sources, rows, transportStatus: status };
   }
 }
 

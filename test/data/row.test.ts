@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contextJson, copyOut, encodeDataBody } from '../../src/data/encode.js';
 import { makeRow, ROW_COLUMNS, schemaUnavailableRow, sourceUnavailableRow, type RowBase } from '../../src/data/row.js';
+import { RowTable } from '../../src/data/row-table.js';
 import { textAt } from '../../src/data/text.js';
 import { parse } from './documents.js';
 
@@ -14,15 +15,15 @@ describe('evidence rows', () => {
     expect(row).toMatchObject({ value: null, availability: 'not_reported', source_field: '', evidence_status: 'not_evaluated', financial_authority: 'none', carrier_verification: 'not_performed' });
   });
 
-  it('are written with float values as Python writes them (0.0, 66.0, 1e-05), in compact JSON', () => {
-    const text = (value: number) => encodeDataBody(makeRow(base, { value })).toString();
+  it('are written, as a snapshot table makes them for an answer, with float values as Python writes them (0.0, 66.0, 1e-05), in compact JSON', () => {
+    const text = (value: number) => encodeDataBody(RowTable.of([makeRow(base, { value })]).row(0)).toString();
     expect(text(0)).toContain('"value":0.0,');
     expect(text(66)).toContain('"value":66.0,');
     expect(text(0.00001)).toContain('"value":1e-05,');
     expect(text(1e16)).toContain('"value":1e+16,');
     expect(text(-2)).toContain('"value":-2.0,');
     expect(text(4.31)).toContain('"value":4.31,');
-    expect(encodeDataBody(makeRow(base, {})).toString()).toContain('"value":null,');
+    expect(encodeDataBody(RowTable.of([makeRow(base, {})]).row(0)).toString()).toContain('"value":null,');
   });
 
   it('stand in for a failed source and for a document without the expected collection', () => {

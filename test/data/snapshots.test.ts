@@ -69,12 +69,12 @@ for (const backend of backends) {
     it('keeps the rows of two snapshots larger than the row budget, so paging through either projects it once', async () => {
       const small = makeContext(storage, liveConfig(server), clock, { snapshotRowBudget: 2 });
       const first = await small.snapshots.current('money_markets');
-      expect(first.state.indexed.rows).toHaveLength(5);
+      expect(first.state.rows).toHaveLength(5);
       // Another dataset's snapshot comes and goes without pushing it out, and so does a
       // second large one read in turn with it.
       await small.snapshots.current('capital_markets');
       const history = await small.snapshots.current('money_market_history');
-      expect(history.state.indexed.rows.length).toBeGreaterThan(2);
+      expect(history.state.rows.length).toBeGreaterThan(2);
       for (let i = 0; i < 3; i++) {
         expect((await small.snapshots.current('money_markets')).state).toBe(first.state);
         expect((await small.snapshots.current('money_market_history')).state).toBe(history.state);

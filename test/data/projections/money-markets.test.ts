@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeDataBody } from '../../../src/data/encode.js';
 import { projectMoneyMarketHistory } from '../../../src/data/projections/money-market-history.js';
 import { projectMoneyMarkets } from '../../../src/data/projections/money-markets.js';
+import { RowTable } from '../../../src/data/row-table.js';
 import { ROW_COLUMNS } from '../../../src/data/row.js';
 import { atlasDoc, parse } from '../documents.js';
 import { inputFor, resolvePointer } from '../support.js';
@@ -17,7 +18,7 @@ describe('money_markets projection', () => {
     expect(row.source_field).toBe('/markets/0/benchmark/value');
     expect(row.availability).toBe('AVAILABLE');
     // The upstream emits floats: a zero is written 0.0 on the wire.
-    expect(encodeDataBody(row).toString()).toContain('"value":0.0,');
+    expect(encodeDataBody(RowTable.of([row]).row(0)).toString()).toContain('"value":0.0,');
   });
 
   it('withholds a value whose benchmark availability is RESTRICTED even though the source has 99', () => {

@@ -59,14 +59,21 @@ type Refusal = 'framing' | 'request' | 'url' | 'headers' | 'timeout' | 'method';
 const TCHAR = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]$/;
 
 /**
- * Node's parser stops at the first byte that continues no method it knows: a token
- * character there is a method this service does not have (405); anything else (a TLS
- * handshake, JSON, `G@T`) is no method at all, a malformed request line (400).
+ * Node's parser stops at the first byte that continues no method it knows. The method is
+ * the run of bytes from the start of that line to the first space: when every byte of it is
+ * a token character it is a method this service does not have (405); anything else (a TLS
+ * handshake, JSON, `G@T`, `ZQ<x`) is no method at all, a malformed request line (400).
  */
 function isUnknownMethod(error: { rawPacket?: unknown; bytesParsed?: number }): boolean {
   const { rawPacket, bytesParsed } = error;
   if (!Buffer.isBuffer(rawPacket) || bytesParsed === undefined || bytesParsed >= rawPacket.length) return true;
-  return TCHAR.test(String.fromCharCode(rawPacket[bytesParsed]));
+  let start = bytesParsed;
+  while (start > 0 && rawPacket[start - 1] !== 0x0a) start--;
+  let end = bytesParsed;
+  while (end < rawPacket.length && rawPacket[end] !== 0x20) end++;
+  if (end === start) return false;
+  for (let i = start; i < end; i++) if (!TCHAR.test(String.fromCharCode(rawPacket[i]))) return false;
+  return true;
 }
 
 function refusalFor(error: { code?: string; rawPacket?: unknown; bytesParsed?: number }): Refusal {

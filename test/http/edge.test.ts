@@ -3,6 +3,8 @@
 // error body with the security headers; where the framing can no longer be trusted the
 // connection is closed; nothing waits past the configured deadlines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import http from 'node:http';
 import net from 'node:net';
 import { parseStrictJson } from '../../src/core/json.js';
 import { lookupError } from '../../src/core/errors.js';
@@ -78,6 +80,8 @@ describe('requests the HTTP parser refuses', () => {
     ['a JSON body where the request line belongs', `{"a":1} / HTTP/1.1\r\n${host}\r\n`, 400, 'malformed_request'],
     ['markup where the method belongs', `<html> / HTTP/1.1\r\n${host}\r\n`, 400, 'malformed_request'],
     ['a method with a byte no token has', `G@T /healthz HTTP/1.1\r\n${host}\r\n`, 400, 'malformed_request'],
+    ['a method whose first bytes are token characters and a later one is not', `ZQ<x /healthz HTTP/1.1\r\n${host}\r\n`, 400, 'malformed_request'],
+    ['a known method followed by markup', `GET<script> /healthz HTTP/1.1\r\n${host}\r\n`, 400, 'malformed_request'],
     ['raw non-ASCII bytes in the path', `GET /caf\xe9 HTTP/1.1\r\n${host}\r\n`, 400, 'malformed_url'],
     ['a space inside the path', `GET /a b/c HTTP/1.1\r\n${host}\r\n`, 400, 'malformed_request'],
   ])('%s: a coded refusal, then the connection is closed', async (_name, request, status, code) => {
@@ -87,6 +91,21 @@ describe('requests the HTTP parser refuses', () => {
     expect(responses).toHaveLength(1);
     expectRefusal(responses[0], status, code);
     expect(responses[0].headers.connection).toBe('close');
+  });
+
+  it('calls a method unknown (405) exactly when all of its bytes are token characters, and malformed (400) otherwise', async () => {
+    const tchars = "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    const others = '<>@()[]{}"/\\,;:=?\x7f\x01\xe9';
+    const known = new Set(http.METHODS);
+    await fc.assert(fc.asyncProperty(
+      fc.array(fc.oneof({ arbitrary: fc.constantFrom(...tchars), weight: 6 }, fc.constantFrom(...others)), { minLength: 1, maxLength: 8 }).map((c) => c.join('')),
+      async (method) => {
+        fc.pre(!known.has(method));
+        const [res] = parseResponses((await exchange(port, `${method} /healthz HTTP/1.1\r\n${host}\r\n`)).bytes);
+        const token = [...method].every((c) => tchars.includes(c));
+        expectRefusal(res, token ? 405 : 400, token ? 'unsupported_method' : 'malformed_request');
+      },
+    ), { numRuns: 60 });
   });
 
   it('lists the methods the service accepts when it refuses an unknown one', async () => {

@@ -63,9 +63,9 @@ export class JobHttp {
       } catch (error) {
         if (error instanceof JobError) throw error; // oversize: not retried
         if (attempt >= MAX_ATTEMPTS) {
-          throw new JobError('transport', `GET ${url} failed after ${attempt} attempts: ${describe(error)}`, { cause: error });
+          throw new JobError('transport', `GET ${url} failed after ${attempt} attempts: ${describe(error, this.timeoutMs)}`, { cause: error });
         }
-        await this.wait(url, attempt, FALLBACK_WAITS_MS[attempt - 1], describe(error));
+        await this.wait(url, attempt, FALLBACK_WAITS_MS[attempt - 1], describe(error, this.timeoutMs));
         continue;
       }
       if (RETRY_STATUSES.has(result.status) && attempt < MAX_ATTEMPTS) {
@@ -113,7 +113,14 @@ export class JobHttp {
   }
 }
 
-function describe(error: unknown): string {
-  const e = error as { code?: string; name?: string; message?: string };
-  return e?.code ?? e?.name ?? String(error);
+/** What went wrong, for the operator: a system or undici code, or that no answer came in time. */
+function describe(error: unknown, timeoutMs: number): string {
+  const e = error as { code?: unknown; name?: unknown };
+  // The request's deadline aborts it with a DOMException whose `code` is a legacy number (23).
+  // undici's own header deadline is the same one.
+  if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT') return `no answer within ${timeoutMs} ms`;
+  if (e?.code === 'UND_ERR_BODY_TIMEOUT') return `the body stalled for ${timeoutMs} ms`;
+  if (typeof e?.code === 'string') return e.code;
+  if (typeof e?.name === 'string') return e.name;
+  return String(error);
 }

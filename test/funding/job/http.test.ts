@@ -120,7 +120,9 @@ describe('the job HTTP layer', () => {
       req.socket.destroy();
     });
     const sleeps: number[] = [];
-    expect((await failure(client(sleeps).get(`${base}/x`))).failure).toBe('transport');
+    const reset = await failure(client(sleeps).get(`${base}/x`));
+    expect(reset.failure).toBe('transport');
+    expect(reset.message).toMatch(/failed after 3 attempts: [A-Z_]+/);
     expect(calls).toBe(3);
     expect(sleeps).toEqual([2000, 4000]);
 
@@ -129,7 +131,10 @@ describe('the job HTTP layer', () => {
       slow++; // never answers
     });
     const waits: number[] = [];
-    expect((await failure(client(waits, { timeoutMs: 100 }).get(`${hanging}/x`))).failure).toBe('transport');
+    const timedOut = await failure(client(waits, { timeoutMs: 100 }).get(`${hanging}/x`));
+    expect(timedOut.failure).toBe('transport');
+    // The operator reads what happened, not a DOMException's legacy number (23).
+    expect(timedOut.message).toMatch(/failed after 3 attempts: no answer within 100 ms$/);
     expect(slow).toBe(3);
     expect(waits).toEqual([2000, 4000]);
   });

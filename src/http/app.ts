@@ -107,7 +107,7 @@ const within = (path: string, base: string) => path === base || path.startsWith(
  * (`/v1/funding` for `/v1/funding/latest`), holds it; undefined for paths no group owns.
  */
 function ownerResolver(groups: readonly GroupDefinition[]): (path: string) => GroupDefinition | undefined {
-  const namespaces = groups.flatMap((group) => group.routes.filter((route) => !route.prefixOnly).map((route) => ({ namespace: namespaceOf(route.url), group })));
+  const namespaces = groups.flatMap((group) => group.routes.filter((route) => !route.prefixOnly && !route.rootOnly).map((route) => ({ namespace: namespaceOf(route.url), group })));
   return (path) => {
     for (const group of groups) if (group.prefix && within(path, group.prefix)) return group;
     for (const { namespace, group } of namespaces) if (within(path, namespace)) return group;
@@ -145,6 +145,18 @@ async function mountGroup(app: FastifyInstance, group: GroupDefinition, mount: s
     },
     { prefix: mount },
   );
+}
+
+/**
+ * What the load shedder measured, in words. A loop so busy that no delay sample completed
+ * in an interval is reported by the sampler as a non-finite delay, which says nothing as a
+ * number.
+ */
+export function pressureText(type: string, value: unknown): string {
+  if (type === 'eventLoopDelay') {
+    return typeof value === 'number' && Number.isFinite(value) ? `event loop delay ${Math.round(value)} ms` : 'event loop busy for a whole sampling interval';
+  }
+  return typeof value === 'number' && Number.isFinite(value) ? `${type} ${Math.round(value)}` : type;
 }
 
 /** Puts the revalidation answers in front of Fastify's request listener (app.inject() does not pass here). */
@@ -292,8 +304,7 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
       sampleInterval: Math.max(20, Math.min(500, Math.floor(config.maxEventLoopDelay / 2))),
       exposeStatusRoute: false,
       pressureHandler: (request, reply, type, value) => {
-        const measured = typeof value === 'number' ? Math.round(value) : value;
-        const overloaded = new AppError(CoreErrors.overloaded, `the service is saturated (${type} ${measured}); retry shortly`, { headers: { 'retry-after': '1' } });
+        const overloaded = new AppError(CoreErrors.overloaded, `the service is saturated (${pressureText(type, value)}); retry shortly`, { headers: { 'retry-after': '1' } });
         const path = routerPath(request.url);
         // Shed before any plugin's hooks run: the headers of the group the path belongs to are set here.
         setGroupHeaders(reply, path);

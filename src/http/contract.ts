@@ -48,6 +48,12 @@ export interface RouteContract {
    * root is group C's).
    */
   readonly prefixOnly?: boolean;
+  /**
+   * Served only at the root, and claiming no namespace there: the data API's own paths for
+   * the application-key operations (/api/v1/applications), whose unrouted neighbours stay
+   * the data group's.
+   */
+  readonly rootOnly?: boolean;
   /** Success answers by status. */
   readonly success: Readonly<Record<number, SuccessSpec>>;
   /** Registry errors the operation answers with; the shell's own are added by errorsOf. */
@@ -56,7 +62,7 @@ export interface RouteContract {
 
 /** Whether a group mounted at `mount` ('' for the root) serves `contract` there. */
 export function servedAt(contract: RouteContract, mount: string): boolean {
-  return !(contract.prefixOnly && mount === '');
+  return mount === '' ? !contract.prefixOnly : !contract.rootOnly;
 }
 
 /** Keeps the literal types of a contract (its schemas type the handler). */

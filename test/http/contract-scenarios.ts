@@ -307,37 +307,11 @@ export const SCENARIOS: Record<string, OperationScenarios> = {
     statuses: { 200: [{ name: 'apps.json under the backend base', request: () => get('/funding-evidence/apps.json') }] },
   },
 
-  enrollApplication: {
-    url: () => '/v1/applications',
-    statuses: {
-      201: [{ name: 'exact consent', request: () => post('/v1/applications', '{"measurement_consent": true}') }],
-      400: [
-        { name: 'consent given as 1', request: () => post('/v1/applications', '{"measurement_consent": 1}') },
-        { name: 'malformed JSON', request: () => post('/v1/applications', '{') },
-      ],
-      403: [{ name: 'foreign origin', request: () => post('/v1/applications', '{"measurement_consent": true}', { ...JSON_TYPE, ...FOREIGN_ORIGIN }) }],
-      413: [{ name: 'over 1024 bytes', request: () => post('/v1/applications', JSON.stringify({ measurement_consent: true, padding: 'x'.repeat(2000) })) }],
-      415: [{ name: 'text/plain', request: () => post('/v1/applications', '{"measurement_consent": true}', { 'content-type': 'text/plain' }) }],
-      429: [{ name: 'allowance used up', app: 'full', request: () => post('/v1/applications', '{"measurement_consent": true}') }],
-      503: [{ name: 'store unreachable', app: 'broken', request: () => post('/v1/applications', '{"measurement_consent": true}') }],
-    },
-  },
-
-  eraseCurrentApplication: {
-    url: () => '/v1/applications/current',
-    statuses: {
-      200: [{ name: 'a fresh key', request: async (f) => ({ method: 'DELETE', url: '/v1/applications/current', headers: bearer(await f.enroll()) }) }],
-      400: [{ name: 'malformed JSON body', request: (f) => ({ method: 'DELETE', url: '/v1/applications/current', payload: '{', headers: { ...JSON_TYPE, ...bearer(f.token) } }) }],
-      401: [
-        { name: 'no key', request: () => ({ method: 'DELETE', url: '/v1/applications/current' }) },
-        { name: 'malformed key', request: () => ({ method: 'DELETE', url: '/v1/applications/current', headers: BAD_BEARER }) },
-      ],
-      403: [{ name: 'foreign origin', request: (f) => ({ method: 'DELETE', url: '/v1/applications/current', headers: { ...FOREIGN_ORIGIN, ...bearer(f.token) } }) }],
-      413: [{ name: 'a body over the limit', app: 'small', request: () => ({ method: 'DELETE', url: '/v1/applications/current', payload: JSON.stringify({ padding: 'x'.repeat(2000) }), headers: JSON_TYPE }) }],
-      415: [{ name: 'text/plain body', request: () => ({ method: 'DELETE', url: '/v1/applications/current', payload: 'x', headers: { 'content-type': 'text/plain' } }) }],
-      503: [{ name: 'store unreachable', app: 'broken', request: () => ({ method: 'DELETE', url: '/v1/applications/current', headers: bearer(`fe_${'A'.repeat(43)}`) }) }],
-    },
-  },
+  enrollApplication: enrollScenarios('/v1/applications'),
+  eraseCurrentApplication: eraseScenarios('/v1/applications/current'),
+  // The data API's paths for the same two operations (data upstream §3.7).
+  enrollDataApplication: enrollScenarios('/api/v1/applications'),
+  eraseCurrentDataApplication: eraseScenarios('/api/v1/applications/current'),
 
   fundingReview: {
     url: () => '/api/v1/funding-review',
@@ -563,3 +537,41 @@ export const UNREACHABLE: Record<string, Record<number, string>> = {
     417: 'an unknown Expect over a real socket; checked against every operation\'s schema in contract.test.ts',
   },
 };
+
+/** Enrollment answers at either of its paths. */
+function enrollScenarios(path: string): OperationScenarios {
+  return {
+    url: () => path,
+    statuses: {
+      201: [{ name: 'exact consent', request: () => post(path, '{"measurement_consent": true}') }],
+      400: [
+        { name: 'consent given as 1', request: () => post(path, '{"measurement_consent": 1}') },
+        { name: 'malformed JSON', request: () => post(path, '{') },
+      ],
+      403: [{ name: 'foreign origin', request: () => post(path, '{"measurement_consent": true}', { ...JSON_TYPE, ...FOREIGN_ORIGIN }) }],
+      413: [{ name: 'over 1024 bytes', request: () => post(path, JSON.stringify({ measurement_consent: true, padding: 'x'.repeat(2000) })) }],
+      415: [{ name: 'text/plain', request: () => post(path, '{"measurement_consent": true}', { 'content-type': 'text/plain' }) }],
+      429: [{ name: 'allowance used up', app: 'full', request: () => post(path, '{"measurement_consent": true}') }],
+      503: [{ name: 'store unreachable', app: 'broken', request: () => post(path, '{"measurement_consent": true}') }],
+    },
+  };
+}
+
+/** Erasure answers at either of its paths. */
+function eraseScenarios(path: string): OperationScenarios {
+  return {
+    url: () => path,
+    statuses: {
+      200: [{ name: 'a fresh key', request: async (f) => ({ method: 'DELETE', url: path, headers: bearer(await f.enroll()) }) }],
+      400: [{ name: 'malformed JSON body', request: (f) => ({ method: 'DELETE', url: path, payload: '{', headers: { ...JSON_TYPE, ...bearer(f.token) } }) }],
+      401: [
+        { name: 'no key', request: () => ({ method: 'DELETE', url: path }) },
+        { name: 'malformed key', request: () => ({ method: 'DELETE', url: path, headers: BAD_BEARER }) },
+      ],
+      403: [{ name: 'foreign origin', request: (f) => ({ method: 'DELETE', url: path, headers: { ...FOREIGN_ORIGIN, ...bearer(f.token) } }) }],
+      413: [{ name: 'a body over the limit', app: 'small', request: () => ({ method: 'DELETE', url: path, payload: JSON.stringify({ padding: 'x'.repeat(2000) }), headers: JSON_TYPE }) }],
+      415: [{ name: 'text/plain body', request: () => ({ method: 'DELETE', url: path, payload: 'x', headers: { 'content-type': 'text/plain' } }) }],
+      503: [{ name: 'store unreachable', app: 'broken', request: () => ({ method: 'DELETE', url: path, headers: bearer(`fe_${'A'.repeat(43)}`) }) }],
+    },
+  };
+}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
+import { pressureText } from '../../src/http/app.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -17,6 +18,13 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('load shedding', () => {
+  it('says what it measured in words, and never writes a delay that no sample measured as a number', () => {
+    expect(pressureText('eventLoopDelay', 123.4)).toBe('event loop delay 123 ms');
+    for (const none of [Infinity, NaN, undefined]) expect(pressureText('eventLoopDelay', none)).toBe('event loop busy for a whole sampling interval');
+    expect(pressureText('heapUsedBytes', 1e9)).toBe('heapUsedBytes 1000000000');
+    expect(pressureText('eventLoopUtilization', NaN)).toBe('eventLoopUtilization');
+  });
+
   it('answers 503 with Retry-After and a code while the event loop is saturated, then recovers', async () => {
     const healthyAgain = async () => {
       let status = 0;

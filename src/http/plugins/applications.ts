@@ -11,7 +11,7 @@ import { resolveCaller } from '../../applications/credential.js';
 import { revocationBody, revokeApplication } from '../../applications/revoke.js';
 import { hasExclusionHeader } from '../../applications/traffic.js';
 import { serveRoute, type GroupPluginOptions } from '../route.js';
-import { EnrollApplication, EraseCurrentApplication, ForgetBrowserVisitor, RecordBrowserEvent } from '../routes/applications.js';
+import { EnrollApplication, EnrollDataApplication, EraseCurrentApplication, EraseCurrentDataApplication, ForgetBrowserVisitor, RecordBrowserEvent } from '../routes/applications.js';
 import { BROWSER_EVENT_BODY_LIMIT, forgetVisitor, parseBrowserEvent, parseForget, recordBrowserEvent } from '../../applications/browser-events.js';
 import { noStoreByDefault } from '../cache-default.js';
 
@@ -118,10 +118,6 @@ export const applicationsPlugin: FastifyPluginAsync<GroupPluginOptions> = async 
   const eraseOptions = { onRequest: [originGuard] };
   serveRoute(app, options, EnrollApplication, enrollCaller, enrollOptions);
   serveRoute(app, options, EraseCurrentApplication, eraseCaller, eraseOptions);
-  if (options.mountedAt === '') {
-    // The data API upstream's measurement routes (data-upstream §3.7) are these two under its
-    // own path: the same keys, the same refusals. Aliases, so not listed again in OpenAPI.
-    app.post('/api/v1/applications', { schema: { hide: true }, ...enrollOptions }, enrollCaller);
-    app.delete('/api/v1/applications/current', { schema: { hide: true }, ...eraseOptions }, eraseCaller);
-  }
+  serveRoute(app, options, EnrollDataApplication, enrollCaller, enrollOptions);
+  serveRoute(app, options, EraseCurrentDataApplication, eraseCaller, eraseOptions);
 };

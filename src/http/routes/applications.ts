@@ -47,6 +47,28 @@ export const EraseCurrentApplication = defineRoute({
   ],
 });
 
+// The data API upstream's measurement routes (data-upstream §3.7) are the same two
+// operations under its own path: the same keys, bodies and refusals.
+const dataTags = ['data: application keys'];
+
+export const EnrollDataApplication = defineRoute({
+  ...EnrollApplication,
+  url: '/api/v1/applications',
+  operationId: 'enrollDataApplication',
+  summary: 'Create an application key under the data API path (the same keys as /v1/applications)',
+  tags: dataTags,
+  rootOnly: true,
+});
+
+export const EraseCurrentDataApplication = defineRoute({
+  ...EraseCurrentApplication,
+  url: '/api/v1/applications/current',
+  operationId: 'eraseCurrentDataApplication',
+  summary: 'Erase the application whose key authorizes this request, under the data API path',
+  tags: dataTags,
+  rootOnly: true,
+});
+
 const browserTags = ['funding evidence: consented browser counters'];
 
 export const RecordBrowserEvent = defineRoute({
@@ -84,4 +106,4 @@ export const ForgetBrowserVisitor = defineRoute({
   errors: [ApplicationErrors.event_origin_not_allowed, ApplicationErrors.invalid_usage_event, ApplicationErrors.application_storage_unavailable],
 });
 
-export const APPLICATION_ROUTES = [EnrollApplication, EraseCurrentApplication, RecordBrowserEvent, ForgetBrowserVisitor] as const;
+export const APPLICATION_ROUTES = [EnrollApplication, EraseCurrentApplication, EnrollDataApplication, EraseCurrentDataApplication, RecordBrowserEvent, ForgetBrowserVisitor] as const;

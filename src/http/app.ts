@@ -21,6 +21,7 @@ import { createEdge, onlyRefuses, securityHeaders, type Edge } from './edge.js';
 import { Revalidation } from './revalidation.js';
 import { sendOpenApi } from './openapi-document.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
+import { EvidenceRowSchema, QueryResultSchema } from '../data/schemas.js';
 
 /** Content-Security-Policy of /docs and its Swagger UI files, all served from this origin. */
 export const DOCS_CSP = [
@@ -145,6 +146,11 @@ async function mountGroup(app: FastifyInstance, group: GroupDefinition, mount: s
     },
     { prefix: mount },
   );
+}
+
+/** A schema as a named component: plain JSON, without the `$id` its inline copies carry. */
+function componentOf(schema: object): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema, (key, value: unknown) => (key === '$id' ? undefined : value))) as Record<string, unknown>;
 }
 
 /**
@@ -328,6 +334,9 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
             : 'Live mode: funding evidence is captured from the original publishers.',
         ].join('\n\n'),
       },
+      // The data API's two row types under their names, as the upstream's document lists them
+      // (its acceptance case 27); operations keep their schemas inline.
+      components: { schemas: { EvidenceRow: componentOf(EvidenceRowSchema), QueryResult: componentOf(QueryResultSchema) } },
     },
   });
   // The docs page gets the web page's protections: its own origin only, no framing (the

@@ -94,12 +94,19 @@ describe('GET /api/v1/query', () => {
   it('documents EvidenceRow and QueryResult in the OpenAPI document', async () => {
     await start();
     const text = (await get('/openapi.json')).body;
-    const doc = JSON.parse(text) as { paths: Record<string, { get?: { responses: Record<string, unknown> } }> };
+    const doc = JSON.parse(text) as { paths: Record<string, { get?: { responses: Record<string, unknown> } }>; components: { schemas: Record<string, { title: string; properties: Record<string, unknown> }> } };
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/release', '/api/v1/datasets', '/api/v1/sources', '/api/v1/query', '/api/v1/snapshots']));
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/openbb/'))).toBe(false);
     const query = JSON.stringify(doc.paths['/api/v1/query'].get!.responses['200']);
     expect(query).toContain('"title":"QueryResult"');
     expect(query).toContain('"title":"EvidenceRow"');
+    // Under their names too, where a client generated from the document looks them up.
+    const { EvidenceRow, QueryResult } = doc.components.schemas;
+    expect([EvidenceRow.title, QueryResult.title]).toEqual(['EvidenceRow', 'QueryResult']);
+    expect(Object.keys(EvidenceRow.properties)).toHaveLength(23);
+    expect(Object.keys(QueryResult.properties)).toContain('results');
+    // Without the `$id` of the inline copies: one id names one schema in a document.
+    expect(JSON.stringify(doc.components)).not.toContain('$id');
   });
 
   it.each([

@@ -92,6 +92,19 @@ describe('strict JSON reader', () => {
     expect(encodeDigestJson(v)).toBe('{"e":100.0,"f":3.0,"i":3,"n":0,"x":2.5,"z":-0.0}');
   });
 
+  it('keeps number kinds and huge integers in short arrays of a large body (read in place; short arrays are copied to their size)', () => {
+    // Over 64 KiB: the general reader, in place. Pairs like an atlas history, then short and
+    // long arrays with integral floats and integers beyond 2^53 at every position.
+    const pairs = Array.from({ length: 6000 }, (_, i) => `["2026-01-01", ${i}.0, ${i}]`).join(', ');
+    const text = `{"h": [${pairs}], "s": [[1.0], [2, 3.0, 12345678901234567890], [], [${Array.from({ length: 20 }, (_, i) => `${i}.0`).join(', ')}]]}`;
+    expect(text.length).toBeGreaterThan(64 * 1024);
+    const read = parseStrictJson(Buffer.from(text)) as { h: unknown[][]; s: unknown[][] };
+    expect(isFloatToken(read.h[4321], 1)).toBe(true);
+    expect(isFloatToken(read.h[4321], 2)).toBe(false);
+    expect(rawIntegerOf(read.s[1], 2)).toBe('12345678901234567890');
+    expect(encodeDigestJson(read)).toBe(text.replace(/, /g, ',').replace(/": /g, '":'));
+  });
+
   it('reads every decimal literal to the same double as Number() (property)', () => {
     const literal = fc.tuple(
       fc.boolean(),

@@ -86,6 +86,14 @@ export function copyMember(target: object, targetKey: Key, source: object, sourc
   }
 }
 
+/** Gives `to`, a copy of `from` with the same keys, the number kinds recorded for `from`. */
+export function moveNumberKinds(from: object, to: object): void {
+  const map = numberKinds.get(from);
+  if (map === undefined) return;
+  numberKinds.set(to, map);
+  numberKinds.delete(from);
+}
+
 export function setRawInteger(container: object, key: Key, digits: string): void {
   kindsOf(container).set(key, digits);
 }

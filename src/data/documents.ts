@@ -8,10 +8,18 @@ import type { Database } from '../storage/schema.js';
 import { WeightedLru } from './lru.js';
 import { loadDocumentBytes } from './store.js';
 
+/**
+ * Source bytes whose parsed documents one process keeps. A parsed document takes 4–5 times
+ * its bytes (a 2.9 MB atlas: 15 MB), and a document is read again only to form a snapshot
+ * whose rows are not kept, so room for two atlases at the 4 MiB source cap is enough; the
+ * earlier 24 MiB let a source that changes at every refresh hold over 100 MB of documents.
+ */
+export const DOCUMENT_CACHE_BYTES = 8 * 1024 * 1024;
+
 export class DocumentCache {
   private readonly lru: WeightedLru<string, { document: unknown; size: number }>;
 
-  constructor(budgetBytes = 24 * 1024 * 1024) {
+  constructor(budgetBytes = DOCUMENT_CACHE_BYTES) {
     this.lru = new WeightedLru(budgetBytes, (v) => v.size);
   }
 

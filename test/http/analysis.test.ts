@@ -351,6 +351,12 @@ describe('analysis request pipeline: route, media type, size, JSON, schema, doma
     const error = expectError(await post('/v1/research/dyson', '{"dimension": 3.0}'), 422, 'invalid_input', '/dimension');
     expect(error.error).toBe('input.dimension: expected integer');
     expect(Object.keys(error)).toEqual(['error', 'code', 'path']);
+    // A float token whose nearest double is whole is still a float, in a small body as in a large one.
+    for (const token of ['3.0000000000000000001', '2.99999999999999999999']) {
+      for (const pad of ['', ' '.repeat(70 * 1024)]) {
+        expect(expectError(await post('/v1/research/dyson', `{"dimension": ${token}${pad}}`), 422, 'invalid_input', '/dimension').error).toBe('input.dimension: expected integer');
+      }
+    }
   });
 
   it.each([

@@ -124,17 +124,21 @@ function recoverKinds(t: Uint8Array, value: unknown, maxDepth: number): boolean 
       while (d >= Ch.Zero && d <= Ch.Nine) d = t[++p];
       const intDigits = p - intStart;
       // Whether the token may be integral though written as a float: no non-zero
-      // fractional digit (`3.0`), or an exponent (`1e2`, `1.5e1`).
+      // fractional digit (`3.0`), more digits than a double holds, whose nearest double may
+      // be a whole number (`3.0000000000000000001` is 3), or an exponent (`1e2`, `1.5e1`).
+      // With at most 15 digits and a non-zero fractional one, the value is never whole.
       let maybeIntegralFloat = false;
       let isFloat = false;
       if (d === Ch.Dot) {
         isFloat = true;
         maybeIntegralFloat = true;
+        const fractionStart = p + 1;
         d = t[++p];
         while (d >= Ch.Zero && d <= Ch.Nine) {
           if (d !== Ch.Zero) maybeIntegralFloat = false;
           d = t[++p];
         }
+        if (intDigits + (p - fractionStart) > SAFE_DIGITS) maybeIntegralFloat = true;
       }
       if (d === Ch.LowerE || d === Ch.UpperE) {
         isFloat = true;

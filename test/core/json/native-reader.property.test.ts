@@ -45,8 +45,13 @@ const numberToken = fc.oneof(
   fc.integer().map(String),
   fc.constantFrom('0', '-0', '0.0', '-0.0', '3.0', '1e2', '1E+2', '1.5e1', '2.5', '1e-400', '1e400', '-1e400', '100.000'),
   fc.constantFrom('9007199254740991', '9007199254740993', '-9007199254740993', '12345678901234567890123', '1' + '0'.repeat(400)),
+  // A non-zero fractional digit, yet the nearest double is a whole number: still a float.
+  fc.constantFrom('3.0000000000000000001', '0.99999999999999999999', '-2.00000000000000000001', '9007199254740993.5', '123456789012345.99999'),
   fc.tuple(fc.boolean(), fc.stringMatching(/^(0|[1-9][0-9]{0,20})$/), fc.option(fc.stringMatching(/^[0-9]{1,8}$/)), fc.option(fc.integer({ min: -330, max: 320 })))
     .map(([neg, int, frac, exp]) => `${neg ? '-' : ''}${int}${frac === null ? '' : '.' + frac}${exp === null ? '' : 'e' + exp}`),
+  // Long fractions of zeros and nines, around where a double stops telling them apart.
+  fc.tuple(fc.boolean(), fc.stringMatching(/^(0|[1-9][0-9]{0,6})$/), fc.integer({ min: 8, max: 24 }), fc.constantFrom('0', '9'), fc.constantFrom('1', '9', ''))
+    .map(([neg, int, run, digit, last]) => `${neg ? '-' : ''}${int}.${digit.repeat(run)}${last}`),
 );
 
 // Keys that collide, that JS enumerates first, that need escapes or are __proto__.

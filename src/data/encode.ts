@@ -8,12 +8,13 @@
 //
 // Source documents are untrusted: their strings may hold lone surrogates (JSON allows the
 // escape, UTF-8 cannot carry it). Everything copied out of a document goes through
-// `copyOut`, which replaces a lone surrogate by U+FFFD and keeps number kinds, so encoding
+// `copyInto` (or `copiedObject`, `memberJson`), which replaces a lone surrogate by U+FFFD and keeps number kinds, so encoding
 // can never fail on source content.
 
 import { Encoder, type Layout } from '../core/json/encoder.js';
 import { ByteSink } from '../core/json/sink.js';
-import { copyMember } from '../core/json.js';
+import { copyMember, rawIntegerOf } from '../core/json.js';
+import { numberKinds } from '../core/json/kinds.js';
 
 const BODY: Layout = { sortKeys: false, ascii: false, indent: null, itemSeparator: ',', keySeparator: ':' };
 const CONTEXT: Layout = { sortKeys: true, ascii: false, indent: null, itemSeparator: ', ', keySeparator: ': ' };
@@ -38,20 +39,33 @@ function wellFormed(s: string): string {
   return s.isWellFormed() ? s : s.toWellFormed();
 }
 
+/** Where a member is copied from: a document node and its key; null (or an absent key) copies as null. */
+export type From = readonly [container: object, key: string | number] | null;
+
 /**
- * A deep copy of `container[key]` safe to put in a response: number kinds kept, lone
- * surrogates in strings and keys replaced. Absent members copy as null.
+ * `from`'s member copied into `target[targetKey]`, safe to put in a response: number kinds
+ * kept (`30.0` stays a float, an integer beyond 2^53 keeps its digits), lone surrogates in
+ * strings and keys replaced. A number's kind belongs to the member, not to the value, so a
+ * member is always copied into its place, never handed back bare.
  */
-export function copyOut(container: object, key: string | number): unknown {
-  if (!Object.hasOwn(container, key)) return null;
-  const value = (container as Record<string | number, unknown>)[key];
-  if (typeof value === 'string') return wellFormed(value);
-  if (value === null || typeof value !== 'object') {
-    const holder: Record<string, unknown> = {};
-    copyMember(holder, 'v', container, key);
-    return holder.v;
-  }
-  return copyTree(value);
+export function copyInto(target: object, targetKey: string | number, from: From): void {
+  if (from === null || !Object.hasOwn(from[0], from[1])) (target as Record<string | number, unknown>)[targetKey] = null;
+  else placeInto(target, targetKey, from[0], from[1]);
+}
+
+/** An object of members copied from documents (see copyInto), for a row's `context`. */
+export function copiedObject(members: Readonly<Record<string, From>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, from] of Object.entries(members)) copyInto(out, name, from);
+  return out;
+}
+
+/** The `context` JSON text of one member of a document (null when absent). */
+export function memberJson(container: object, key: string | number): string {
+  const holder = copiedObject({ member: [container, key] });
+  const sink = new ByteSink(null);
+  new Encoder(CONTEXT, sink).value(holder.member, numberKinds.get(holder), 'member', 0);
+  return sink.finish().toString('utf8');
 }
 
 function copyTree(value: object): unknown {
@@ -73,7 +87,9 @@ function copyTree(value: object): unknown {
 
 function placeInto(target: object, targetKey: string | number, source: object, sourceKey: string | number): void {
   const value = (source as Record<string | number, unknown>)[sourceKey];
-  if (typeof value === 'string') (target as Record<string | number, unknown>)[targetKey] = wellFormed(value);
+  // An integer beyond a double's range is held as the text of its digits (hugeIntegers),
+  // marked as such: it is copied with its mark and written as digits, as Python writes it.
+  if (typeof value === 'string' && rawIntegerOf(source, sourceKey) === undefined) (target as Record<string | number, unknown>)[targetKey] = wellFormed(value);
   else if (value !== null && typeof value === 'object') (target as Record<string | number, unknown>)[targetKey] = copyTree(value);
   else copyMember(target, targetKey, source, sourceKey);
 }

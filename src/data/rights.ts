@@ -9,7 +9,7 @@
 // `derived_only`. Words are matched as substrings, as upstream does, so `unrestricted`
 // blocks too: a label we cannot read with certainty withholds the value rather than show it.
 
-import { contextJson, copyOut } from './encode.js';
+import { memberJson } from './encode.js';
 import { pyStrip } from './text.js';
 
 const BLOCKING = ['restricted', 'withheld', 'unavailable', 'not_available', 'denied', 'pending', 'review_required', 'prohibited', 'metadata_only'];
@@ -30,7 +30,7 @@ function labelText(record: Record<string, unknown>, field: string): string | nul
   if (typeof value === 'string') return value;
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number') return String(value);
-  return contextJson(copyOut(record, field));
+  return memberJson(record, field);
 }
 
 /** Whether this one node withholds its values (ancestors are checked by the caller). */

@@ -3,7 +3,7 @@
 // (publisher-declared conditions) and clocks (document clocks: when the publisher generated
 // or evaluated the document, not when a value was observed).
 
-import { copyOut } from './encode.js';
+import { copyInto } from './encode.js';
 import { pointer } from './text.js';
 import type { AdapterId } from './registry.js';
 import type { ReportedEntry, SourceReported } from './schemas.js';
@@ -83,9 +83,12 @@ function read(document: unknown, list: Adapter['state'], provenance: () => Repor
     }
     const last = path[path.length - 1];
     if (!isPlainObject(parent) || !Object.hasOwn(parent, last)) continue;
-    const value = copyOut(parent, last);
+    const value = parent[last];
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
-    out.push({ name, value, path: pointer(...path), provenance: provenance() });
+    // Copied into the entry, so a float such as 30.0 keeps its kind and a huge integer its digits.
+    const entry = { name, value, path: pointer(...path), provenance: provenance() };
+    copyInto(entry, 'value', [parent, last]);
+    out.push(entry);
   }
   return out.length > 0 ? out : 'not_reported';
 }

@@ -47,7 +47,9 @@ export function numberAt(container: unknown, key: string | number): number | nul
   if (typeof container !== 'object' || container === null) return null;
   if (!Object.hasOwn(container, key)) return null;
   const value = (container as Record<string | number, unknown>)[key];
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return null;
+  // The integer `-0` is Python's int 0, whose float() is 0.0; only the float `-0.0` is negative.
+  return Object.is(value, -0) && !isFloatToken(container, key) ? 0 : value;
 }
 
 /** RFC 6901 pointer from path segments. */

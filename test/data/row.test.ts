@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { contextJson, copyOut, encodeDataBody } from '../../src/data/encode.js';
+import { contextJson, copiedObject, encodeDataBody, memberJson } from '../../src/data/encode.js';
 import { makeRow, ROW_COLUMNS, schemaUnavailableRow, sourceUnavailableRow, type RowBase } from '../../src/data/row.js';
 import { RowTable } from '../../src/data/row-table.js';
 import { textAt } from '../../src/data/text.js';
+import { parseStrictJson } from '../../src/core/json.js';
 import { parse } from './documents.js';
 
 const base: RowBase = { dataset: 'money_markets', product: 'Seiche', source_url: 'https://x.test/', retrieved_at: '2026-01-01T00:00:00Z', content_sha256: null, transport_status: 'complete' };
@@ -38,12 +39,23 @@ describe('evidence rows', () => {
 describe('context texts', () => {
   it('sort keys and use Python separators, keeping non-ASCII text and number kinds', () => {
     const doc = parse('{"z": 1, "a": 2.0, "m": "Zürich 東京", "n": [1, 1.5, true, null]}');
-    expect(contextJson(copyOut({ doc }, 'doc'))).toBe('{"a": 2.0, "m": "Zürich 東京", "n": [1, 1.5, true, null], "z": 1}');
+    expect(memberJson({ doc }, 'doc')).toBe('{"a": 2.0, "m": "Zürich 東京", "n": [1, 1.5, true, null], "z": 1}');
+  });
+
+  it('keep the kind of a number copied straight from a member, and write a huge integer as its digits, as Python does', () => {
+    const huge = '1' + '0'.repeat(400);
+    // Read as a source document is (hugeIntegers: an integer no double holds stays its digits).
+    const doc = parseStrictJson(`{"obs": 30.0, "age": -0.0, "n": -0, "i": 7, "big": 12345678901234567890, "huge": ${huge}, "list": [${huge}, 2.0], "s": "${huge}"}`, { hugeIntegers: true }) as Record<string, unknown>;
+    const members = copiedObject({ obs: [doc, 'obs'], age: [doc, 'age'], n: [doc, 'n'], i: [doc, 'i'], big: [doc, 'big'], huge: [doc, 'huge'], list: [doc, 'list'], s: [doc, 's'], none: [doc, 'absent'], nothing: null });
+    expect(contextJson(members)).toBe(`{"age": -0.0, "big": 12345678901234567890, "huge": ${huge}, "i": 7, "list": [${huge}, 2.0], "n": 0, "none": null, "nothing": null, "obs": 30.0, "s": "${huge}"}`);
+    expect(memberJson(doc, 'obs')).toBe('30.0');
+    expect(memberJson(doc, 'huge')).toBe(huge);
+    expect(memberJson(doc, 'absent')).toBe('null');
   });
 
   it('replace lone surrogates from a document so encoding never fails', () => {
     const doc = parse('{"k\\udc00": "x\\ud800y"}');
-    expect(contextJson(copyOut({ doc }, 'doc'))).toBe('{"k\uFFFD": "x\uFFFDy"}');
+    expect(memberJson({ doc }, 'doc')).toBe('{"k\uFFFD": "x\uFFFDy"}');
     expect(textAt(parse('{"a": "\\ud800"}'), 'a')).toBe('\uFFFD');
   });
 });

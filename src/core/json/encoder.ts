@@ -121,7 +121,9 @@ export class Encoder {
     }
     switch (typeof v) {
       case 'string':
-        this.string(v);
+        // The digits of an integer no double holds, read with ParseOptions.hugeIntegers.
+        if (kinds !== undefined && kinds.get(key) === v) sink.ascii(v);
+        else this.string(v);
         return;
       case 'number':
         this.number(kinds, key, v);

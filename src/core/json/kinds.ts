@@ -79,11 +79,10 @@ export function rawIntegerOf(container: object, key: Key): string | undefined {
 export function copyMember(target: object, targetKey: Key, source: object, sourceKey: Key): void {
   const value = (source as Record<Key, unknown>)[sourceKey];
   (target as Record<Key, unknown>)[targetKey] = cloneJson(value);
-  if (typeof value === 'number') {
-    if (numberKinds.get(source)?.get(sourceKey) === FLOAT) markFloat(target, targetKey);
-    const raw = rawIntegerOf(source, sourceKey);
-    if (raw !== undefined) setRawInteger(target, targetKey, raw);
-  }
+  if (typeof value === 'number' && numberKinds.get(source)?.get(sourceKey) === FLOAT) markFloat(target, targetKey);
+  // A number beyond 2^53, or the digits of one beyond a double's range (ParseOptions.hugeIntegers).
+  const raw = rawIntegerOf(source, sourceKey);
+  if (raw !== undefined) setRawInteger(target, targetKey, raw);
 }
 
 /** Gives `to`, a copy of `from` with the same keys, the number kinds recorded for `from`. */

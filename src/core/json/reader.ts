@@ -569,8 +569,11 @@ class Parser {
           this.pos = start;
           this.fail('integer literal has too many digits');
         }
-        // Its digits, as text: no number here could hold it (see ParseOptions.hugeIntegers).
-        this.put(container, key, this.slice(start, p));
+        // Its digits, as text: no number here could hold it (see ParseOptions.hugeIntegers);
+        // marked, so it is written back as digits.
+        const digits = this.slice(start, p);
+        this.put(container, key, digits);
+        setRawInteger(container, key, digits);
         return;
       }
     }

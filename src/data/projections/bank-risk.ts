@@ -3,7 +3,7 @@
 // board. Both are outputs LiquiLens derived itself, so `derived_only` does not withhold
 // them. Then, when the board carries current filings, one row per filed metric: raw
 // figures (raw rule), dated by the period end, known from the filing's availability time.
-import { contextJson, copyOut } from '../encode.js';
+import { contextJson, copiedObject, type From } from '../encode.js';
 import { anyBlocked, isBlocked, normaliseLabel } from '../rights.js';
 import { makeRow, type EvidenceRow, type RowBase } from '../row.js';
 import { isObject, member, numberAt, objectAt, pointer, textAt, type JsonObject } from '../text.js';
@@ -13,9 +13,9 @@ export const FILINGS_SCHEMA = 'liquilens.current-bank-filings.v1';
 const DEFAULT_SCOPE = 'corpus_monitoring_not_credit_rating';
 
 // A member read from the board row, else from its hazard block, else null.
-function rowOrHazard(row: JsonObject, hazard: JsonObject, key: string): unknown {
-  if (Object.hasOwn(row, key)) return copyOut(row, key);
-  if (Object.hasOwn(hazard, key)) return copyOut(hazard, key);
+function rowOrHazard(row: JsonObject, hazard: JsonObject, key: string): From {
+  if (Object.hasOwn(row, key)) return [row, key];
+  if (Object.hasOwn(hazard, key)) return [hazard, key];
   return null;
 }
 
@@ -27,14 +27,17 @@ function boardRows(base: RowBase, document: JsonObject, rows: unknown[]): Eviden
     const blocked = anyBlocked([document, row, hazard], 'derived');
     const scope = textAt(hazard, 'score_scope');
     // No `grade`: a letter grade would read as a credit rating, which this is not.
-    const context = contextJson({
-      scope: scope ? scope : DEFAULT_SCOPE,
+    // Copied members keep their number kinds on this object (never spread it into another);
+    // the keys are sorted when written.
+    const members = copiedObject({
       quarter: rowOrHazard(row, hazard, 'quarter'),
       age_months: rowOrHazard(row, hazard, 'age_months'),
-      historical_evidence: Object.hasOwn(hazard, 'historical_evidence') ? copyOut(hazard, 'historical_evidence') : copyOut(document, 'historical_evidence'),
+      historical_evidence: Object.hasOwn(hazard, 'historical_evidence') ? [hazard, 'historical_evidence'] : [document, 'historical_evidence'],
       validated_backtest: rowOrHazard(row, hazard, 'validated_backtest'),
       real_money_eligible: rowOrHazard(row, hazard, 'real_money_eligible'),
     });
+    members.scope = scope ? scope : DEFAULT_SCOPE;
+    const context = contextJson(members);
     const common = {
       entity_id: textAt(row, 'slug'),
       entity_name: textAt(row, 'name'),

@@ -1,7 +1,7 @@
 // capital_markets (upstream §5.3): exactly two rows, VIX and the high-yield OAS, each
 // with its own price node's clock. Document and section clocks are never used for a
 // row's as_of, even when the node has none.
-import { contextJson, copyOut } from '../encode.js';
+import { memberJson } from '../encode.js';
 import { anyBlocked } from '../rights.js';
 import { makeRow } from '../row.js';
 import { isObject, member, numberAt, objectAt, pointer, textAt } from '../text.js';
@@ -23,7 +23,7 @@ export const projectCapitalMarkets: ListProjector = ({ document, base }) => {
     const node = objectAt(prices, key);
     const blocked = anyBlocked([document, section, risk, prices, node], 'raw');
     const value = blocked ? null : numberAt(node, 'value');
-    const ids = Object.hasOwn(node, 'source_registry_ids') ? copyOut(node, 'source_registry_ids') : [];
+    const ids = Object.hasOwn(node, 'source_registry_ids') ? memberJson(node, 'source_registry_ids') : '[]';
     return makeRow(base, {
       entity_id: key,
       entity_name: name,
@@ -34,7 +34,7 @@ export const projectCapitalMarkets: ListProjector = ({ document, base }) => {
       source_status: textAt(node, 'status'),
       availability: value === null ? 'unavailable' : 'published',
       source_field: pointer('capital_markets', 'risk_context', 'market_prices', key, 'value'),
-      context: `Source registry IDs: ${contextJson(ids)}`,
+      context: `Source registry IDs: ${ids}`,
     });
   });
 };

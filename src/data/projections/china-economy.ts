@@ -1,7 +1,7 @@
 // china_economy (upstream §5.6): metadata only. Palimpsest's publication status is one
 // row whatever numbers the document holds; Seiche's China macro section contributes its
 // series catalogue. Neither carries a value or an observation date.
-import { contextJson, copyOut } from '../encode.js';
+import { contextJson, copiedObject } from '../encode.js';
 import { makeRow, type EvidenceRow } from '../row.js';
 import { isObject, member, objectAt, pointer, textAt } from '../text.js';
 import type { ListProjector } from './types.js';
@@ -17,14 +17,14 @@ export const projectPalimpsest: ListProjector = ({ document, base }) => {
     rights_status: status,
     availability: 'metadata_only',
     source_field: pointer('status'),
-    context: contextJson({
-      availability: copyOut(doc, 'availability'),
-      publication_allowed: copyOut(doc, 'publication_allowed'),
-      reason: copyOut(doc, 'reason'),
-      limitations: copyOut(doc, 'limitations'),
-      counts: copyOut(doc, 'counts'),
-      rights_evaluated_at: copyOut(doc, 'rights_evaluated_at'),
-    }),
+    context: contextJson(copiedObject({
+      availability: [doc, 'availability'],
+      publication_allowed: [doc, 'publication_allowed'],
+      reason: [doc, 'reason'],
+      limitations: [doc, 'limitations'],
+      counts: [doc, 'counts'],
+      rights_evaluated_at: [doc, 'rights_evaluated_at'],
+    })),
   })];
 };
 
@@ -45,11 +45,11 @@ export const projectChinaMacro: ListProjector = ({ document, base }) => {
       availability: 'metadata_only',
       source_field: pointer('china_macro', 'series_catalog', i),
       observation_url: textAt(item, 'release_url'),
-      context: contextJson({
-        value_publication: copyOut(item, 'value_publication'),
-        reason: copyOut(section, 'reading'),
-        boundaries: copyOut(section, 'boundaries'),
-      }),
+      context: contextJson(copiedObject({
+        value_publication: [item, 'value_publication'],
+        reason: [section, 'reading'],
+        boundaries: [section, 'boundaries'],
+      })),
     }));
   }
   return rows;

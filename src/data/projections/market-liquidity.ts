@@ -2,7 +2,7 @@
 // segment. A withheld percentile stays null and says `withheld`; it is never rebuilt from
 // the segment's other scores. Percentiles are Undertow's own derived output: `derived_only`
 // does not withhold them.
-import { contextJson, copyOut } from '../encode.js';
+import { contextJson, copiedObject } from '../encode.js';
 import { anyBlocked } from '../rights.js';
 import { makeRow, type EvidenceRow } from '../row.js';
 import { isObject, member, numberAt, objectAt, pointer, textAt } from '../text.js';
@@ -34,12 +34,12 @@ export const projectMarketLiquidity: ListProjector = ({ document, base }) => {
         availability: withheld ? 'withheld' : value === null ? 'unavailable' : 'published',
         source_field: pointer('segment_reports', i, 'observations', j, 'stress_pctl'),
         observation_url: textAt(segment, 'report_url'),
-        context: contextJson({
-          coverage: copyOut(segment, 'coverage'),
-          observations: copyOut(obs, 'obs'),
-          span_days: copyOut(obs, 'span_days'),
-          withheld_note: copyOut(obs, 'withheld_note'),
-        }),
+        context: contextJson(copiedObject({
+          coverage: [segment, 'coverage'],
+          observations: [obs, 'obs'],
+          span_days: [obs, 'span_days'],
+          withheld_note: [obs, 'withheld_note'],
+        })),
       }));
     });
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { projectMarketLiquidity } from '../../../src/data/projections/market-liquidity.js';
+import { parseStrictJson } from '../../../src/core/json.js';
 import { liquidityDoc, parse } from '../documents.js';
 import { inputFor } from '../support.js';
 
@@ -16,6 +17,14 @@ describe('market_liquidity projection', () => {
     expect(published.context).toContain('retrospective replay');
     expect(withheld).toMatchObject({ value: null, availability: 'withheld' });
     expect(withheld.context).toContain('"withheld_note": "too few days"');
+  });
+
+  it('copies numbers into the context with the kind the document wrote them in (30.0 stays a float, -0.0 too, a huge integer is its digits)', () => {
+    const huge = '1' + '0'.repeat(400);
+    const text = JSON.stringify(liquidityDoc()).replace('"obs":', '"obs": 30.0, "was_obs":').replace('"coverage":', `"coverage": [${huge}, -0.0, 2], "was_coverage":`);
+    const [row] = projectMarketLiquidity(inputFor('market_liquidity', parseStrictJson(text, { hugeIntegers: true }), 'market-liquidity'));
+    expect(row.context).toContain('"observations": 30.0');
+    expect(row.context).toContain(`"coverage": [${huge}, -0.0, 2]`);
   });
 
   it('gives a segment with publication_allowed false null values that are not published', () => {

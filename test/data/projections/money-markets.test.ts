@@ -21,6 +21,16 @@ describe('money_markets projection', () => {
     expect(encodeDataBody(RowTable.of([row]).row(0)).toString()).toContain('"value":0.0,');
   });
 
+  it('reads the integer -0 as Python does (int 0, written 0.0) and keeps the float -0.0 negative', () => {
+    const written = (token: string) => {
+      const [row] = projectMoneyMarkets(inputFor('money_markets', parse(JSON.stringify(atlasDoc([{ id: 'US-USD', value: 1 }])).replace('"value":1', `"value":${token}`))));
+      return encodeDataBody(RowTable.of([row]).row(0)).toString().match(/"value":([^,]*),/)![1];
+    };
+    expect(written('-0')).toBe('0.0');
+    expect(written('-0.0')).toBe('-0.0');
+    expect(written('0')).toBe('0.0');
+  });
+
   it('withholds a value whose benchmark availability is RESTRICTED even though the source has 99', () => {
     const [row] = project(atlasDoc([{ id: 'XX', value: 99, availability: 'RESTRICTED' }]));
     expect(row.value).toBeNull();

@@ -6,7 +6,7 @@
 import { casefold } from '../analysis/narrative/text.js';
 import { compareCodePoints } from '../core/strings.js';
 import type { EvidenceRow } from './row.js';
-import { RowTable } from './row-table.js';
+import type { RowTable } from './row-table.js';
 import { firstCodePoints, pyStrip } from './text.js';
 
 export interface PageParams {
@@ -27,13 +27,8 @@ export interface Page {
   diagnostics: EvidenceRow[];
 }
 
-/** A snapshot's rows, kept by column (row-table.ts). */
-export function indexRows(rows: Iterable<EvidenceRow>): RowTable {
-  return RowTable.of(rows);
-}
-
 /** Indexes of the rows a query keeps, in order. */
-export function filterRows(table: RowTable, params: Pick<PageParams, 'entity' | 'startDate' | 'endDate'>): number[] {
+function filterRows(table: RowTable, params: Pick<PageParams, 'entity' | 'startDate' | 'endDate'>): number[] {
   const needle = casefold(pyStrip(params.entity));
   const dated = params.startDate !== '' || params.endDate !== '';
   const kept: number[] = [];

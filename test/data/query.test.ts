@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { indexRows, pageOf, type PageParams } from '../../src/data/query.js';
+import { pageOf, type PageParams } from '../../src/data/query.js';
+import { RowTable } from '../../src/data/row-table.js';
 import { makeRow, schemaUnavailableRow, sourceUnavailableRow, type EvidenceRow, type RowBase } from '../../src/data/row.js';
 
 const base: RowBase = { dataset: 'money_markets', product: 'Seiche', source_url: 'https://x.test/', retrieved_at: null, content_sha256: null, transport_status: 'complete' };
@@ -19,18 +20,18 @@ function rows(): EvidenceRow[] {
 
 describe('query pipeline', () => {
   it('collects diagnostics from all rows before any filter and never pages them', () => {
-    const page = pageOf(indexRows(rows()), params({ entity: 'usd', limit: 1 }));
+    const page = pageOf(RowTable.of(rows()), params({ entity: 'usd', limit: 1 }));
     expect(page.results.map((r) => r.entity_id)).toEqual(['US-USD']);
     expect(page.diagnostics.map((r) => r.availability)).toEqual(['schema_unavailable', 'source_unavailable']);
   });
 
   it('keeps placeholders in the results, subject to the filters', () => {
-    expect(pageOf(indexRows(rows()), params()).total_rows).toBe(6);
-    expect(pageOf(indexRows(rows()), params({ entity: 'seiche' })).results.map((r) => r.availability)).toEqual(['schema_unavailable', 'source_unavailable']);
+    expect(pageOf(RowTable.of(rows()), params()).total_rows).toBe(6);
+    expect(pageOf(RowTable.of(rows()), params({ entity: 'seiche' })).results.map((r) => r.availability)).toEqual(['schema_unavailable', 'source_unavailable']);
   });
 
   it('matches the entity as a trimmed, case-folded substring of the id or the name', () => {
-    const ids = (entity: string) => pageOf(indexRows(rows()), params({ entity })).results.map((r) => r.entity_id);
+    const ids = (entity: string) => pageOf(RowTable.of(rows()), params({ entity })).results.map((r) => r.entity_id);
     expect(ids('  usd\t')).toEqual(['US-USD']);
     expect(ids('DOLLAR')).toEqual(['US-USD']);
     expect(ids('strasse')).toEqual(['GB-GBP']); // ß folds to ss, as Python's casefold does
@@ -39,23 +40,23 @@ describe('query pipeline', () => {
   });
 
   it('filters dates on the first ten characters of as_of, inclusively, dropping undated rows', () => {
-    const ids = (startDate: string, endDate: string) => pageOf(indexRows(rows()), params({ startDate, endDate })).results.map((r) => r.entity_id);
+    const ids = (startDate: string, endDate: string) => pageOf(RowTable.of(rows()), params({ startDate, endDate })).results.map((r) => r.entity_id);
     expect(ids('2026-09-24', '')).toEqual(['EA-EUR', 'GB-GBP']);
     expect(ids('', '2026-09-24')).toEqual(['US-USD', 'EA-EUR']);
     expect(ids('2026-09-24', '2026-09-24')).toEqual(['EA-EUR']);
   });
 
   it('pages with next_offset only while rows remain, and an offset past the end is an empty last page', () => {
-    const p1 = pageOf(indexRows(rows()), params({ limit: 4 }));
+    const p1 = pageOf(RowTable.of(rows()), params({ limit: 4 }));
     expect([p1.returned_rows, p1.next_offset, p1.total_rows]).toEqual([4, 4, 6]);
-    const p2 = pageOf(indexRows(rows()), params({ limit: 4, offset: 4 }));
+    const p2 = pageOf(RowTable.of(rows()), params({ limit: 4, offset: 4 }));
     expect([p2.returned_rows, p2.next_offset]).toEqual([2, null]);
-    const p3 = pageOf(indexRows(rows()), params({ offset: 50 }));
+    const p3 = pageOf(RowTable.of(rows()), params({ offset: 50 }));
     expect([p3.returned_rows, p3.next_offset, p3.total_rows, p3.results]).toEqual([0, null, 6, []]);
   });
 
   it('hands out copies: changing a page never changes the next one', () => {
-    const indexed = indexRows(rows());
+    const indexed = RowTable.of(rows());
     const first = pageOf(indexed, params());
     first.results[0].value = 999;
     first.diagnostics[0].context = 'changed';
@@ -76,7 +77,7 @@ describe('query pipeline', () => {
       fc.integer({ min: 1, max: 13 }),
       (specs, entity, from, limit) => {
         const all = specs.map((s, i) => makeRow(base, { entity_id: s.id, as_of: s.day, value: i }));
-        const indexed = indexRows(all);
+        const indexed = RowTable.of(all);
         const startDate = from === null ? '' : `2026-01-0${from}`;
         const expected = all.filter((r) => (entity === '' || (r.entity_id ?? '').toLowerCase().includes(entity)) && (startDate === '' || (r.as_of !== null && r.as_of >= startDate)));
         const seen: number[] = [];

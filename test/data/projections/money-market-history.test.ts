@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { projectMoneyMarketHistory } from '../../../src/data/projections/money-market-history.js';
-import { indexRows, pageOf, type PageParams } from '../../../src/data/query.js';
+import { pageOf, type PageParams } from '../../../src/data/query.js';
+import { RowTable } from '../../../src/data/row-table.js';
 import { atlasDoc, parse, type MarketSpec } from '../documents.js';
 import { inputFor, resolvePointer } from '../support.js';
 
 const project = (doc: unknown) => [...projectMoneyMarketHistory(inputFor('money_market_history', parse(JSON.stringify(doc))))];
 const page = (doc: unknown, params: Partial<PageParams>) =>
-  pageOf(indexRows(project(doc)), { entity: '', startDate: '', endDate: '', limit: 200, offset: 0, ...params });
+  pageOf(RowTable.of(project(doc)), { entity: '', startDate: '', endDate: '', limit: 200, offset: 0, ...params });
 
 const usd: MarketSpec = { id: 'US-USD', name: 'US dollar', value: 0, history: [['2026-09-22', 4.4], ['2026-09-23', null], ['2026-09-24', 0]] };
 const restricted: MarketSpec = { id: 'XX', value: 99, history: [['2026-09-23', 98], ['2026-09-24', 99]], availability: 'RESTRICTED' };

@@ -209,7 +209,8 @@ function structuredText(reply: unknown): string | undefined {
   const first = r.content[0] as { type?: unknown; text?: unknown } | undefined;
   if (first?.type !== 'text' || typeof first.text !== 'string') return undefined;
   try {
-    const value: unknown = parseStrictJson(first.text);
+    // hugeIntegers: a data answer writes an integer no double holds as its digits, as Python does.
+    const value: unknown = parseStrictJson(first.text, { hugeIntegers: true });
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? first.text : undefined;
   } catch {
     return undefined;

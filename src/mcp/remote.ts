@@ -32,7 +32,8 @@ export function remoteTools(base: string, callLine: (id: RequestId) => Uint8Arra
     const text = await response.text();
     let reply: { result?: unknown; error?: unknown };
     try {
-      reply = parseStrictJson(text) as typeof reply;
+      // hugeIntegers: a data answer may hold an integer no double holds, kept as its digits.
+      reply = parseStrictJson(text, { hugeIntegers: true }) as typeof reply;
     } catch {
       throw new RpcRefusal(ErrorCode.InternalError, `the service at ${endpoint} answered HTTP ${response.status} without a JSON-RPC reply`);
     }

@@ -81,6 +81,18 @@ describe('integer literals beyond the double range in source documents', () => {
       // writes an int: the body is JSON a reader keeping such integers takes.
       if (!url.includes('format=csv')) expect(() => parseStrictJson(res.rawPayload, { hugeIntegers: true }), url).not.toThrow();
     }
+    // Over MCP the same answer is the tool's text and, byte for byte, its structuredContent
+    // (not a lossy re-encoding: a huge integer stays its digits, 30.0 stays a float).
+    for (const [id, name, args] of [[1, 'data_sources', {}], [2, 'data_query', { dataset: 'source_health' }]] as const) {
+      const res = await t.app.inject({
+        method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        payload: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
+      });
+      expect(res.statusCode, name).toBe(200);
+      const reply = parseStrictJson(res.rawPayload, { hugeIntegers: true }) as { result: { content: { text: string }[]; isError?: boolean } };
+      expect(reply.result.isError, name).toBeFalsy();
+      expect(res.body, name).toContain(`"structuredContent":${reply.result.content[0].text}`);
+    }
     // The sources were read, not refused as malformed JSON.
     const sources = (await t.app.inject({ url: '/api/v1/sources' })).json<{ sources: { ok: boolean; error?: string }[] }>().sources;
     const readable = SOURCE_KEYS.filter((key) => sampleDocument(key).document !== undefined).length;

@@ -177,7 +177,9 @@ export function readPage(answer: HttpAnswer): Json {
   if (answer.body.byteLength > MAX_PAGE_BYTES) throw refuse('too_large', `a page is larger than ${MAX_PAGE_BYTES} bytes`);
   let page: unknown;
   try {
-    page = parseStrictJson(answer.body);
+    // A source's integer beyond a double's range is written as its digits (as Python writes
+    // an int); it is read back as those digits and written again the same way.
+    page = parseStrictJson(answer.body, { hugeIntegers: true });
   } catch {
     throw refuse('invalid_json', 'a page is not strict JSON (non-finite numbers, duplicate keys or bad syntax)');
   }

@@ -146,6 +146,19 @@ describe('research kit capture', () => {
     expect(capture.rows).toEqual([]);
   });
 
+  it('takes pages whose sources report an integer no double holds, and writes it back as its digits, as the server and Python do', async () => {
+    const huge = '1' + '0'.repeat(400);
+    answer = (url) => {
+      const p = page(Number(url.searchParams.get('offset')), 2, ROWS, 3);
+      (p.sources as Json[])[0].source_reported = { state: [{ name: 'count', value: '__HUGE__' }], clocks: 'not_reported' };
+      return { body: JSON.stringify(p).replace('"__HUGE__"', huge) };
+    };
+    const request = captureRequest({ base, dataset: 'money_market_history', pageSize: '2' });
+    const files = exportFiles(request, await collect(request, httpGet(5000), requestHeaders(request, 'test')));
+    expect(files['evidence.json']).toContain(`"value": ${huge}`);
+    expect(files['evidence.json']).not.toContain(`"${huge}"`);
+  });
+
   it('export: JSON keeps the original text, CSV escapes formulas, keeps -2, blanks nulls; the receipt hashes the files', async () => {
     const rows = [row(-2, { context: '=untrusted source' }), row(null, { context: '  @SUM(A1)' }), row(1.5, { context: 'plain, "quoted"' })];
     answer = (url) => json(page(Number(url.searchParams.get('offset')), 2, rows, 3));

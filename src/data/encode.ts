@@ -8,8 +8,8 @@
 //
 // Source documents are untrusted: their strings may hold lone surrogates (JSON allows the
 // escape, UTF-8 cannot carry it). Everything copied out of a document goes through
-// `copyInto` (or `copiedObject`, `memberJson`), which replaces a lone surrogate by U+FFFD and keeps number kinds, so encoding
-// can never fail on source content.
+// `copyInto` (or `copiedObject`, `memberJson`), which replaces a lone surrogate by U+FFFD
+// and keeps number kinds, so encoding can never fail on source content.
 
 import { Encoder, type Layout } from '../core/json/encoder.js';
 import { ByteSink } from '../core/json/sink.js';

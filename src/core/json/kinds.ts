@@ -4,7 +4,9 @@ export type Key = string | number;
 
 // One side table per container: for a key, either FLOAT (an integral value written as a
 // float: `3.0`, `1e2`, `-0.0` — non-integral numbers are always floats and need no entry)
-// or the exact digits of an integer token beyond 2^53. One table keeps the encoder at one
+// or the exact digits of an integer token beyond 2^53 (its value a number, or, beyond a
+// double's range with ParseOptions.hugeIntegers, that same text: the encoder writes a text
+// equal to its member's digits bare). One table keeps the encoder at one
 // lookup per object.
 export const FLOAT = 0;
 export type NumberKind = typeof FLOAT | string;

@@ -57,33 +57,41 @@ class Dictionary {
   }
 }
 
-/** A Uint32Array that doubles when full, narrowed to the smallest kind at the end. */
-class GrowingCodes {
-  private data = new Uint32Array(256);
+type Grown = Uint8Array | Uint32Array | Float64Array;
+
+/** A typed array that doubles when full. */
+class Growing<A extends Grown> {
   length = 0;
 
-  push(code: number): void {
+  constructor(private data: A) {}
+
+  push(value: number): void {
     if (this.length === this.data.length) {
-      const wider = new Uint32Array(this.data.length * 2);
+      const wider = new (this.data.constructor as new (length: number) => A)(this.data.length * 2);
       wider.set(this.data);
       this.data = wider;
     }
-    this.data[this.length++] = code;
+    this.data[this.length++] = value;
   }
 
-  narrowed(distinct: number): Codes {
-    const used = this.data.subarray(0, this.length);
-    if (distinct <= 0x100) return Uint8Array.from(used);
-    if (distinct <= 0x10000) return Uint16Array.from(used);
-    return used.slice();
+  /** The values pushed, as a view. */
+  used(): A {
+    return this.data.subarray(0, this.length) as A;
   }
+}
+
+/** Codes in the smallest kind that numbers `distinct` values. */
+function narrowed(codes: Uint32Array, distinct: number): Codes {
+  if (distinct <= 0x100) return Uint8Array.from(codes);
+  if (distinct <= 0x10000) return Uint16Array.from(codes);
+  return codes.slice();
 }
 
 export class RowTableBuilder {
   private readonly dictionaries = TEXT_COLUMNS.map(() => new Dictionary());
-  private readonly codes = TEXT_COLUMNS.map(() => new GrowingCodes());
-  private values = new Float64Array(256);
-  private present = new Uint8Array(256);
+  private readonly codes = TEXT_COLUMNS.map(() => new Growing(new Uint32Array(256)));
+  private readonly values = new Growing(new Float64Array(256));
+  private readonly present = new Growing(new Uint8Array(256));
   private readonly fields: string[] = [];
 
   get length(): number {
@@ -91,31 +99,19 @@ export class RowTableBuilder {
   }
 
   push(row: EvidenceRow): void {
-    const i = this.fields.length;
-    if (i === this.values.length) {
-      const values = new Float64Array(i * 2);
-      values.set(this.values);
-      this.values = values;
-      const present = new Uint8Array(i * 2);
-      present.set(this.present);
-      this.present = present;
-    }
     const texts = textsOf(row);
     for (let c = 0; c < texts.length; c++) this.codes[c].push(this.dictionaries[c].code(texts[c]));
-    if (row.value !== null) {
-      this.values[i] = row.value;
-      this.present[i] = 1;
-    }
+    this.values.push(row.value ?? 0);
+    this.present.push(row.value === null ? 0 : 1);
     this.fields.push(row.source_field);
   }
 
   finish(): RowTable {
-    const n = this.fields.length;
     return new RowTable(
       this.dictionaries.map((d) => d.values),
-      this.codes.map((c, i) => c.narrowed(this.dictionaries[i].values.length)),
-      this.values.slice(0, n),
-      this.present.slice(0, n),
+      this.codes.map((c, i) => narrowed(c.used(), this.dictionaries[i].values.length)),
+      this.values.used().slice(),
+      this.present.used().slice(),
       this.fields,
     );
   }

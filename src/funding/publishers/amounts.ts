@@ -22,20 +22,25 @@ export interface AmountRule {
   zero: boolean;
   /** What the bounds stand for, in words. */
   range: string;
+  /** `min` and `max` as decimals, parsed once. */
+  bounds: { min: Decimal; max: Decimal };
 }
 
+const decimal = (text: string): Decimal => parseDecimalText(text)!;
+const amountRule = (r: Omit<AmountRule, 'bounds'>): AmountRule => ({ ...r, bounds: { min: decimal(r.min), max: decimal(r.max) } });
+
 /** Reserve balances (H.4.1): above $1.4 trillion since 2011; $100 billion to $100 trillion accepted. */
-export const RESERVES_RULE: AmountRule = { unit: 'millions of dollars', whole: true, min: '100000', max: '100000000', zero: false, range: '$100 billion to $100 trillion' };
+export const RESERVES_RULE = amountRule({ unit: 'millions of dollars', whole: true, min: '100000', max: '100000000', zero: false, range: '$100 billion to $100 trillion' });
 /** TGA opening balance (DTS): $5 billion to $1.9 trillion since 2008; $1 billion to $10 trillion accepted. */
-export const TGA_RULE: AmountRule = { unit: 'millions of dollars', whole: true, min: '1000', max: '10000000', zero: false, range: '$1 billion to $10 trillion' };
+export const TGA_RULE = amountRule({ unit: 'millions of dollars', whole: true, min: '1000', max: '10000000', zero: false, range: '$1 billion to $10 trillion' });
 /** SOFR volume (billions, whole): $0.3–3.5 trillion a day since 2018; at most $100 trillion accepted. */
-export const SOFR_VOLUME_RULE: AmountRule = { unit: 'billions of dollars', whole: true, min: '0', max: '100000', zero: true, range: 'up to $100 trillion' };
+export const SOFR_VOLUME_RULE = amountRule({ unit: 'billions of dollars', whole: true, min: '0', max: '100000', zero: true, range: 'up to $100 trillion' });
 /**
  * One operation's award (dollars): at most $10 trillion (ON RRP peaked at $2.55 trillion).
  * Bids are made in millions of dollars, so a nonzero award under $100,000 is an amount in
  * another unit (millions written where dollars belong); zero is a real value (no use).
  */
-export const OPERATION_AWARD_RULE: AmountRule = { unit: 'dollars', whole: true, min: '100000', max: '10000000000000', zero: true, range: '$100,000 to $10 trillion (or zero)' };
+export const OPERATION_AWARD_RULE = amountRule({ unit: 'dollars', whole: true, min: '100000', max: '10000000000000', zero: true, range: '$100,000 to $10 trillion (or zero)' });
 
 export interface AmountProblem {
   reason: 'document_negative_amount' | 'document_not_whole_units' | 'document_implausible_amount';
@@ -43,18 +48,13 @@ export interface AmountProblem {
   why: string;
 }
 
-const decimal = (text: string): Decimal => parseDecimalText(text)!;
-const bounds = new WeakMap<AmountRule, { min: Decimal; max: Decimal }>();
-
 export function amountProblem(value: Decimal, rule: AmountRule): AmountProblem | undefined {
   if (isNegativeDecimal(value)) return { reason: 'document_negative_amount', why: 'negative, which no such amount can be' };
   if (rule.whole && !isIntegralDecimal(value)) {
     return { reason: 'document_not_whole_units', why: `not a whole number of ${rule.unit}, as the publisher prints them: the unit or format has changed` };
   }
   if (value.units === 0n && rule.zero) return undefined;
-  let b = bounds.get(rule);
-  if (b === undefined) bounds.set(rule, (b = { min: decimal(rule.min), max: decimal(rule.max) }));
-  if (compareDecimals(value, b.min) < 0 || compareDecimals(value, b.max) > 0) {
+  if (compareDecimals(value, rule.bounds.min) < 0 || compareDecimals(value, rule.bounds.max) > 0) {
     return { reason: 'document_implausible_amount', why: `outside ${rule.range} (${rule.min} to ${rule.max} ${rule.unit}): the unit has changed or another field was read` };
   }
   return undefined;

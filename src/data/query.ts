@@ -27,31 +27,41 @@ export interface Page {
   diagnostics: EvidenceRow[];
 }
 
-/** Indexes of the rows a query keeps, in order. */
-function filterRows(table: RowTable, params: Pick<PageParams, 'entity' | 'startDate' | 'endDate'>): number[] {
+/**
+ * Indexes of the rows a query keeps, in order, or null when it keeps every row. Each test
+ * runs once per distinct value of its column (a history repeats its markets and days on
+ * many rows), then each row costs a lookup by code.
+ */
+function filterRows(table: RowTable, params: Pick<PageParams, 'entity' | 'startDate' | 'endDate'>): number[] | null {
   const needle = casefold(pyStrip(params.entity));
   const dated = params.startDate !== '' || params.endDate !== '';
+  if (needle === '' && !dated) return null;
+  const idHit = needle === '' ? null : table.foldedValuesOf('entity_id').map((id) => id.includes(needle));
+  const nameHit = needle === '' ? null : table.foldedValuesOf('entity_name').map((name) => name.includes(needle));
+  const inRange = dated ? table.valuesOf('as_of').map((asOf) => asOf !== null && withinDates(firstCodePoints(asOf, 10), params)) : null;
+  const ids = table.codesOf('entity_id');
+  const names = table.codesOf('entity_name');
+  const days = table.codesOf('as_of');
   const kept: number[] = [];
   for (let i = 0; i < table.length; i++) {
-    if (needle !== '' && !table.foldedEntityId(i).includes(needle) && !table.foldedEntityName(i).includes(needle)) continue;
-    if (dated) {
-      // Undated rows (metadata, placeholders) cannot fall inside a date range.
-      const asOf = table.asOf(i);
-      if (asOf === null) continue;
-      const day = firstCodePoints(asOf, 10);
-      if (params.startDate !== '' && compareCodePoints(day, params.startDate) < 0) continue;
-      if (params.endDate !== '' && compareCodePoints(day, params.endDate) > 0) continue;
-    }
+    if (idHit !== null && !idHit[ids[i]] && !nameHit![names[i]]) continue;
+    // Undated rows (metadata, placeholders) cannot fall inside a date range.
+    if (inRange !== null && !inRange[days[i]]) continue;
     kept.push(i);
   }
   return kept;
 }
 
+function withinDates(day: string, params: Pick<PageParams, 'startDate' | 'endDate'>): boolean {
+  if (params.startDate !== '' && compareCodePoints(day, params.startDate) < 0) return false;
+  return params.endDate === '' || compareCodePoints(day, params.endDate) <= 0;
+}
+
 export function pageOf(table: RowTable, params: PageParams): Page {
   const kept = filterRows(table, params);
-  const total = kept.length;
-  const slice = kept.slice(params.offset, params.offset + params.limit);
+  const total = kept === null ? table.length : kept.length;
   const end = params.offset + params.limit;
+  const slice = kept === null ? indexesBetween(params.offset, Math.min(end, total)) : kept.slice(params.offset, end);
   return {
     results: slice.map((i) => table.row(i)),
     total_rows: total,
@@ -61,4 +71,8 @@ export function pageOf(table: RowTable, params: PageParams): Page {
     next_offset: end < total ? end : null,
     diagnostics: table.diagnosticRows.map((i) => table.row(i)),
   };
+}
+
+function indexesBetween(from: number, to: number): number[] {
+  return Array.from({ length: Math.max(0, to - from) }, (_, k) => from + k);
 }

@@ -32,7 +32,6 @@ const COLUMN_AT = new Map(TEXT_COLUMNS.map((c, i) => [c, i]));
 const at = (column: TextColumn): number => COLUMN_AT.get(column)!;
 const ENTITY_ID = at('entity_id');
 const ENTITY_NAME = at('entity_name');
-const AS_OF = at('as_of');
 const AVAILABILITY = at('availability');
 
 /** The distinct values of one column, in first-seen order, and the code of each. */
@@ -155,16 +154,19 @@ export class RowTable {
     return this.dictionaries[column][this.codes[column][i]];
   }
 
-  foldedEntityId(i: number): string {
-    return this.foldedIds[this.codes[ENTITY_ID][i]];
+  /** A text column's code for each row; valuesOf(column)[code] is the row's value. */
+  codesOf(column: TextColumn): Codes {
+    return this.codes[at(column)];
   }
 
-  foldedEntityName(i: number): string {
-    return this.foldedNames[this.codes[ENTITY_NAME][i]];
+  /** A text column's distinct values, by code. */
+  valuesOf(column: TextColumn): readonly (string | null)[] {
+    return this.dictionaries[at(column)];
   }
 
-  asOf(i: number): string | null {
-    return this.text(AS_OF, i);
+  /** The distinct entity ids or names case-folded, by code ('' for null), for the entity filter. */
+  foldedValuesOf(column: 'entity_id' | 'entity_name'): readonly string[] {
+    return column === 'entity_id' ? this.foldedIds : this.foldedNames;
   }
 
   /** A fresh row object, columns in order, a number value float-kind (as makeRow makes it). */

@@ -56,12 +56,13 @@ describe('a snapshot row table', () => {
     const rows = Array.from({ length: 70_000 }, (_, i) => makeRow(bases[i % 2], { entity_id: `M${i % 300}`, as_of: day(i), value: i / 7, source_field: `/h/${i}` }));
     const table = RowTable.of(rows);
     for (const i of [0, 255, 256, 257, 65_535, 65_536, 65_537, 69_999]) expect(table.row(i)).toEqual(rows[i]);
-    expect(table.asOf(69_999)).toBe(day(69_999));
+    expect(table.valuesOf('as_of')[table.codesOf('as_of')[69_999]]).toBe(day(69_999));
   });
 
   it('folds entity ids and names for the entity filter, null as empty', () => {
     const table = RowTable.of([makeRow(bases[0], { entity_id: 'STRASSE', entity_name: null }), makeRow(bases[0], { entity_id: null, entity_name: 'Straße' })]);
-    expect([table.foldedEntityId(0), table.foldedEntityName(0)]).toEqual(['strasse', '']);
-    expect([table.foldedEntityId(1), table.foldedEntityName(1)]).toEqual(['', 'strasse']);
+    const folded = (column: 'entity_id' | 'entity_name', i: number) => table.foldedValuesOf(column)[table.codesOf(column)[i]];
+    expect([folded('entity_id', 0), folded('entity_name', 0)]).toEqual(['strasse', '']);
+    expect([folded('entity_id', 1), folded('entity_name', 1)]).toEqual(['', 'strasse']);
   });
 });

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { SERVICE_VERSION } from '../core/build-info.js';
 import { ConfigError } from '../core/config.js';
 import { COMMANDS } from './commands/index.js';
+import { dropOutputOnceReaderLeaves } from './output.js';
 
 export function buildProgram(): Command {
   const program = new Command('evidence-desk')
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
 /** Runs the CLI; resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
+  dropOutputOnceReaderLeaves();
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

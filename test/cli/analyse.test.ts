@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStrictJson } from '../../src/core/json.js';
 import { runAnalysisTool } from '../../src/analysis/tools/dispatch.js';
@@ -98,5 +98,19 @@ describe('evidence-desk analyse', () => {
     const missing = spawnAnalyse(['ab_test', path.join(dir, 'missing.json')]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('missing.json');
+  });
+});
+
+describe('evidence-desk output', () => {
+  it('drops the rest of its output when the reader closes the pipe early, without a stack trace, keeping its exit code', { timeout: 180_000 }, async () => {
+    const child = spawn(process.execPath, [bin, 'analyse', 'did_it_change'], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    // The reader is gone before the command writes a byte, as `| head -c 0` would leave it.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdin.end(REQUESTS.did_it_change);
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
   });
 });

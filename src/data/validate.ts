@@ -38,7 +38,21 @@ export interface SnapshotListParams {
 
 export const SNAPSHOT_ID = /^[0-9a-f]{32}$/;
 const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
-const INTEGER = /^-?[0-9]+$/;
+/**
+ * A whole number as the upstream's framework (pydantic 2) reads one from query text: white
+ * space around it (Unicode's, as pydantic trims it), an optional sign, digits with single
+ * underscores between them, and an optional fraction of zeros (`2.0`; not `2.`, `2.5`, `2e0`).
+ */
+const SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*';
+const INTEGER = new RegExp(`^${SPACE}([+-]?)([0-9]+(?:_[0-9]+)*)(?:\\.0+)?${SPACE}$`);
+
+/** The value of a whole number written as `INTEGER` reads it; undefined for any other text. */
+export function wholeNumberOf(text: string): number | undefined {
+  const m = INTEGER.exec(text);
+  if (!m) return undefined;
+  const magnitude = Number(m[2].replaceAll('_', ''));
+  return m[1] === '-' && magnitude !== 0 ? -magnitude : magnitude;
+}
 
 // A repeated parameter counts with its last value, as the upstream framework reads it.
 export function single(raw: RawQuery, name: string): string | undefined {
@@ -72,11 +86,11 @@ export function readInteger(
 ): number {
   const value = single(raw, name);
   if (value === undefined) return fallback;
-  if (!INTEGER.test(value)) {
+  const n = wholeNumberOf(value);
+  if (n === undefined) {
     problems.push(problem(def, name, 'int_parsing', `must be a whole number between ${min} and ${max}`, value));
     return fallback;
   }
-  const n = Number(value);
   if (n < min) {
     problems.push(problem(def, name, 'greater_than_equal', `must be at least ${min}`, value));
     return fallback;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeDataBody } from '../../src/data/encode.js';
 import { QueryValidationError } from '../../src/data/errors.js';
-import { validateQuery, validateSnapshotList } from '../../src/data/validate.js';
+import { validateQuery, validateSnapshotList, wholeNumberOf } from '../../src/data/validate.js';
 
 function problems(raw: Record<string, unknown>) {
   try {
@@ -76,5 +76,96 @@ describe('query parameter validation', () => {
     expect(validateSnapshotList({ dataset: 'bank_risk' })).toEqual({ dataset: 'bank_risk', limit: 100, offset: 0 });
     expect(() => validateSnapshotList({ dataset: 'bank_risk', limit: '1001' })).toThrow(QueryValidationError);
     expect(() => validateSnapshotList({})).toThrow(QueryValidationError);
+  });
+});
+
+// Recorded from pydantic 2.13.4, the upstream's framework: TypeAdapter(int).validate_python(text),
+// null where it refuses the text (int_parsing).
+const PYDANTIC_INTEGERS: [string, number | null][] = [
+  ["2", 2],
+  ["+2", 2],
+  ["-2", -2],
+  ["-0", 0],
+  ["+0", 0],
+  ["02", 2],
+  ["00", 0],
+  [" 2", 2],
+  ["2 ", 2],
+  ["\t2", 2],
+  ["2\n", 2],
+  ["\u000b2\f", 2],
+  ["\r2", 2],
+  ["\u00852", 2],
+  ["\u00a02", 2],
+  ["\u16802", 2],
+  ["\u20002", 2],
+  ["\u200a2", 2],
+  ["\u20282", 2],
+  ["\u20292", 2],
+  ["\u202f2", 2],
+  ["\u205f2", 2],
+  ["\u30002", 2],
+  ["\u180e2", null],
+  ["\u200b2", null],
+  ["\u001c2", null],
+  ["\u001f2", null],
+  ["2\u0000", null],
+  [" +2 ", 2],
+  ["+ 2", null],
+  ["- 2", null],
+  ["+-2", null],
+  ["++2", null],
+  ["--2", null],
+  ["+", null],
+  ["-", null],
+  ["", null],
+  [" ", null],
+  ["1_0", 10],
+  ["1_000", 1000],
+  ["0_0", 0],
+  ["1__0", null],
+  ["_1", null],
+  ["1_", null],
+  ["-_1", null],
+  ["+_1", null],
+  ["1_0.0", 10],
+  ["2.0", 2],
+  ["2.00", 2],
+  ["+2.0", 2],
+  ["-2.0", -2],
+  ["-0.0", 0],
+  ["0.0", 0],
+  ["00.0", 0],
+  ["2.", null],
+  [".0", null],
+  ["-.0", null],
+  ["2.01", null],
+  ["2.5", null],
+  ["2.0_0", null],
+  ["2 .0", null],
+  ["2.0\n", 2],
+  ["2e0", null],
+  ["1e3", null],
+  ["0x1", null],
+  ["0b1", null],
+  ["0o1", null],
+  ["\u0662", null],
+  ["\uff12", null],
+  ["true", null],
+  ["1,000", null],
+  ["Infinity", null],
+  ["NaN", null],
+  ["12345678901234567890", 12345678901234567890],
+  ["99999999999999999999.0", 99999999999999999999],
+];
+
+describe('whole-number query text', () => {
+  it('reads every spelling the upstream reads, to the same value, and refuses every other', () => {
+    for (const [text, value] of PYDANTIC_INTEGERS) expect(wholeNumberOf(text), JSON.stringify(text)).toBe(value ?? undefined);
+  });
+
+  it('answers limit and offset spelled with a sign, spaces, underscores or a zero fraction as their value', () => {
+    expect(validateQuery({ dataset: 'bank_risk', limit: '+2', offset: ' 1_0.0 ' })).toMatchObject({ limit: 2, offset: 10 });
+    expect(() => validateQuery({ dataset: 'bank_risk', limit: '+-2' })).toThrow();
   });
 });

@@ -139,6 +139,18 @@ describe('GET /api/v1/query', () => {
     expect(body.code).toBe('unknown_dataset');
   });
 
+  it('reads limit and offset as the upstream does, a sign, spaces or a zero fraction included, on every route that takes them', async () => {
+    await start();
+    for (const url of ['/api/v1/query?dataset=bank_risk', '/api/v1/agent-query?dataset=bank_risk', '/api/v1/snapshots?dataset=bank_risk', '/api/v1/agent-review?']) {
+      for (const [limit, expected] of [['%2B2', 2], ['%202%20', 2], ['2.0', 2], ['1_0', 10]] as const) {
+        const res = await get(`${url}&limit=${limit}`);
+        expect(res.statusCode, `${url} limit=${limit}: ${res.body}`).toBe(200);
+        if (!url.includes('agent-review')) expect(res.json<{ limit: number }>().limit, url).toBe(expected);
+      }
+      expect((await get(`${url}&limit=%2B-2`)).statusCode, url).toBe(422);
+    }
+  });
+
   it('answers a failed source with 200, transport unavailable and a diagnostic (item 15)', async () => {
     server.routes.set('/api/v2/money-markets', { status: 503, body: 'down' });
     await start();

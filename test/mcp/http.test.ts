@@ -158,11 +158,12 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     // `1e+21`); REST given the token's own spelling must reach the same verdict.
     const integerToken = fc.oneof(fc.integer({ min: -5000, max: 0 }), fc.integer({ min: 2001, max: 10_000_000 }), fc.bigInt({ min: 2n ** 53n, max: 2n ** 70n }), fc.bigInt({ min: 10n ** 309n, max: 10n ** 400n }))
       .map((n) => ({ token: String(n), text: String(n) }));
+    // A whole float is read as its value (`2.0` as 2, as the upstream reads it), so those drawn lie outside limit's 1–2000.
     const floatToken = fc.oneof(
       fc.double({ min: -10, max: 5000, noNaN: true }).filter((x) => !Number.isInteger(x)),
-      fc.integer({ min: -100, max: 3000 }),
-      fc.constantFrom(1e21, 2.5e-7, 1e3, -0.5),
-    ).chain((x) => fc.constantFrom(pyFloatRepr(x), x.toExponential(), x.toExponential().toUpperCase()).map((token) => ({ token, text: pyFloatRepr(x) })));
+      fc.oneof(fc.integer({ min: -100, max: 0 }), fc.integer({ min: 2001, max: 3000 })),
+      fc.constantFrom(1e21, 2.5e-7, 3e3, -0.5),
+    ).chain((x) => fc.constantFrom(pyFloatRepr(x), x.toExponential(), x.toExponential().toUpperCase()).map((token) => ({ token, text: pyFloatRepr(x), whole: Number.isInteger(x) })));
     const badNumber = fc.oneof(integerToken, floatToken, fc.constant({ token: '-0', text: '-0' }));
     const callText = async (tool: string, args: string) => {
       const raw = await rpc(`{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "${tool}", "arguments": ${args}}}`, '/mcp', { accept: 'application/json, text/event-stream' });
@@ -182,10 +183,14 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
         const rest = await h.get(query('text'));
         expect(rest.statusCode, rest.body).toBe(422);
         expect(mcp).toBe(rest.body);
-        const spelled = await h.get(query('token'));
-        expect(spelled.statusCode).toBe(422);
-        expect(verdict(mcp).code).toBe(verdict(spelled.body).code);
-        expect(verdict(mcp).detail.map((d) => d.type)).toEqual(verdict(spelled.body).detail.map((d) => d.type));
+        // A whole float written with an exponent (`0e+0`) is its value to MCP but no whole number as query text.
+        const exponentWhole = [limit, offset].some((n) => n !== undefined && 'whole' in n && n.whole && n.token !== n.text);
+        if (!exponentWhole) {
+          const spelled = await h.get(query('token'));
+          expect(spelled.statusCode).toBe(422);
+          expect(verdict(mcp).code).toBe(verdict(spelled.body).code);
+          expect(verdict(mcp).detail.map((d) => d.type)).toEqual(verdict(spelled.body).detail.map((d) => d.type));
+        }
 
         const review = await callText('agent_review', `{"limit": ${limit.token}}`);
         expect(review).toBe((await h.get(`/api/v1/agent-review?limit=${encodeURIComponent(limit.text)}`)).body);

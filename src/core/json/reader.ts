@@ -1,6 +1,7 @@
 // The strict reader: JSON text or UTF-8 bytes to plain values, refusing anything ambiguous.
 import { isAscii, isUtf8 } from 'node:buffer';
 import { JsonSyntaxError } from './errors.js';
+import { firstInvalidUtf8 } from './utf8.js';
 import { GENERAL, parseNative } from './native-reader.js';
 import { isArrayIndexKey, markFloat, moveNumberKinds, setKeyOrder, setRawInteger, type Key } from './kinds.js';
 
@@ -64,7 +65,7 @@ export function readInPlace(input: Uint8Array, maxDepth = 512, overflow: Overflo
   const bytes = Buffer.from(input.buffer, input.byteOffset, input.length);
   // Pure ASCII: byte positions are character positions, so errors are exact as raised.
   if (isAscii(bytes)) return new Parser(bytes, null, bytes, maxDepth, 0, overflow).parseDocument();
-  if (!isUtf8(bytes)) throw new JsonSyntaxError('body is not valid UTF-8', 0);
+  if (!isUtf8(bytes)) throw notUtf8(bytes);
   try {
     // A leading UTF-8 BOM is dropped, as Python's json.loads does.
     const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
@@ -107,8 +108,13 @@ function decode(input: Uint8Array | string): string {
     // A leading UTF-8 BOM is dropped, as Python's json.loads does.
     return utf8.decode(input);
   } catch {
-    throw new JsonSyntaxError('body is not valid UTF-8', 0);
+    throw notUtf8(input);
   }
+}
+
+/** The refusal of bytes that are not UTF-8: its offset is the first byte in fault, as Python's names it. */
+function notUtf8(bytes: Uint8Array): JsonSyntaxError {
+  return new JsonSyntaxError('body is not valid UTF-8', Math.max(0, firstInvalidUtf8(bytes)));
 }
 
 const enum Ch {

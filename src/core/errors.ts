@@ -93,7 +93,7 @@ export const CoreErrors = defineErrors('shared', {
   storage_unavailable: { status: 503, meaning: 'The storage backend could not be reached.' },
   storage_busy: { status: 503, meaning: "Another process held the store's write lock longer than the service waits for it; retry after the advised delay." },
   malformed_request: { status: 400, meaning: 'The request line or header section is not valid HTTP/1.1 (bytes outside the grammar, obsolete line folding, an unknown version); the connection is closed.' },
-  invalid_host: { status: 400, meaning: 'An HTTP/1.1 request must carry exactly one Host header.' },
+  invalid_host: { status: 400, meaning: 'An HTTP/1.1 request must carry exactly one Host header, and a Host header must name a host with an optional port.' },
   host_not_allowed: { status: 400, meaning: 'The Host header names a host this instance is not configured to answer for (EVIDENCE_ALLOWED_HOSTS).' },
   unsupported_method: { status: 405, meaning: 'No operation of this service accepts the request method (CONNECT, or a method HTTP does not define); Allow lists the methods it accepts.' },
   request_timeout: { status: 408, meaning: 'The request (its headers, or its body) did not arrive within the configured time; the connection is closed.' },

@@ -32,6 +32,19 @@ export function splitHost(text: string): { name: string; port: string | undefine
   return { name: normalise(m[1]), port: m[2] };
 }
 
+// RFC 3986 §3.2.2: a bracketed IP literal, or a reg-name (an IPv4 address is one too) of
+// unreserved, percent-encoded and sub-delimiter characters, possibly empty; then a port of digits.
+const REG_NAME_HOST = /^(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*(?::[0-9]*)?$/i;
+const LITERAL_HOST = /^\[([^\]]*)\](?::[0-9]*)?$/;
+const IP_FUTURE = /^v[0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+$/i;
+
+/** Whether a Host field value is `uri-host [ ":" port ]` (RFC 9110 §7.2); `user@host`, `a b`, `x/y` are not. */
+export function isHostFieldValue(value: string): boolean {
+  const literal = LITERAL_HOST.exec(value);
+  if (literal) return isIPv6(literal[1]) || IP_FUTURE.test(literal[1]);
+  return REG_NAME_HOST.test(value);
+}
+
 /** The check for `allowed` (entries already validated by the configuration), or undefined when any Host is answered. */
 export function hostCheck(allowed: readonly string[]): HostCheck | undefined {
   if (allowed.length === 0) return undefined;

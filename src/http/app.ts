@@ -222,7 +222,15 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   // First of all hooks: security headers on every answer, guards refusals included.
-  edge.install(app);
+  // The analysis upstream ends the connection after each of its refusals but 422 (its
+  // "+ close": 400, 404, 405, 413, 415), so body bytes it did not read are never taken for a
+  // next request; its paths here, its /mcp included, do the same.
+  edge.install(app, (request, reply) => {
+    const status = reply.statusCode;
+    if (status < 400 || status >= 500 || status === 422) return false;
+    const path = routerPath(request.raw.url);
+    return path === '/mcp' || ownerOf(path)?.name === 'analysis';
+  });
   let pressured = (): boolean => false;
   const revalidation = new Revalidation({
     security: securityHeaders(config),

@@ -11,7 +11,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Config } from '../core/config.js';
 import { AppError, CoreErrors, type ErrorDefinition } from '../core/errors.js';
-import { hostCheck } from '../core/hosts.js';
+import { hostCheck, isHostFieldValue } from '../core/hosts.js';
 import { errorBody } from './errors.js';
 import { PipelineGate } from './pipelining.js';
 import { targetAuthority } from './target.js';
@@ -97,7 +97,11 @@ export interface Edge {
     'keepAliveTimeout' | 'requestTimeout' | 'connectionTimeout' | 'return503OnClosing' | 'clientErrorHandler'
   >;
   /** Hooks and server listeners; call right after creating the instance, before any other hook. */
-  install(app: FastifyInstance): void;
+  /**
+   * Installs the hooks. `closesAfter` names answers, besides those already sending
+   * `Connection: close`, after which the connection ends (the analysis group's refusals).
+   */
+  install(app: FastifyInstance, closesAfter?: (request: FastifyRequest, reply: FastifyReply) => boolean): void;
   /** Security headers, and `Connection: close` after an upgrade request, for a reply written outside the hooks. */
   prepare(raw: IncomingMessage, reply: FastifyReply): void;
   /** Whether `prepare` ran for this reply (its headers are set). */
@@ -149,7 +153,7 @@ export function createEdge(config: EdgeConfig): Edge {
 
   const allow = () => [...methods].sort().join(', ');
   const hostAllowed = hostCheck(config.allowedHosts);
-  const answersHost = (raw: IncomingMessage) => hostAllowed === undefined || hostsNamed(raw).every(hostAllowed);
+  const answersHost = (raw: IncomingMessage) => hostLinesValid(raw) && (hostAllowed === undefined || hostsNamed(raw).every(hostAllowed));
 
   /** A complete response with a fixed body (none for HEAD), written where no reply object exists. */
   const rawResponse = (def: ErrorDefinition, message: string, extra: Record<string, string> = {}, head = false): Buffer => {
@@ -320,15 +324,20 @@ export function createEdge(config: EdgeConfig): Edge {
     // it, then close, so nothing sent after it waits for an answer that cannot come. Its own
     // body is still read, so the connection counts as ending only once that body is in: a
     // body that never arrives still gets its 408.
-    if (raw.headers.upgrade !== undefined) {
-      reply.header('connection', 'close');
-      // (The parser never completes an upgrade request without a body: it stops at its head.)
-      // An answer given before the body is in (a 404, say) still closes gently: its
-      // `Connection: close` makes the onSend hook below see to that.
-      const announcesBody = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length']) > 0;
-      if (raw.complete || !announcesBody) endQuietly(raw.socket);
-      else raw.once('end', () => endQuietly(raw.socket));
-    }
+    // (The parser never completes an upgrade request without a body: it stops at its head.)
+    if (raw.headers.upgrade !== undefined) closeAfterAnswer(raw, reply);
+  };
+
+  /**
+   * Ends the connection after this request's answer. Its own body is still read, so the
+   * connection counts as ending only once that body is in: a body that never arrives still
+   * gets its 408. An answer given before the body is in (a 404, say) still closes gently:
+   * its `Connection: close` makes the onSend hook below see to that.
+   */
+  const closeAfterAnswer = (raw: IncomingMessage, reply: FastifyReply) => {
+    reply.header('connection', 'close');
+    if (raw.complete || !announcesBody(raw)) endQuietly(raw.socket);
+    else raw.once('end', () => endQuietly(raw.socket));
   };
 
   /** Refuses the request in the path's group shape and ends the connection after the answer. */
@@ -356,11 +365,12 @@ export function createEdge(config: EdgeConfig): Edge {
       headsRead.add(raw.socket);
       return pipeline.isFull(raw.socket);
     },
-    install(app) {
+    install(app, closesAfter) {
       // Every answer that closes the connection closes it gently: Fastify's own 413 for a body
       // declared over the limit sets `Connection: close` while the client is still sending that
       // body, and Node's close would reset it before it read the answer.
       app.addHook('onSend', (request, reply, payload, done) => {
+        if (closesAfter?.(request, reply) === true && !ending.has(request.raw.socket)) closeAfterAnswer(request.raw, reply);
         const connection = reply.getHeader('connection');
         if (typeof connection === 'string' && connection.toLowerCase() === 'close') closeGently(request.raw.socket);
         done(null, payload);
@@ -419,18 +429,6 @@ export function createEdge(config: EdgeConfig): Edge {
           refuseAndEnd(raw, done, CoreErrors.malformed_request, 'this service speaks HTTP/1.0 and HTTP/1.1 only; the connection is closed');
           return;
         }
-        // Node's parser takes any target that starts with `*`, and the router reads that `*`
-        // as `/` (`GET *v1/funding/latest` was served). The asterisk form is `OPTIONS *` alone:
-        // it asks what the server as a whole accepts.
-        const target = (raw as IncomingMessage & { originalUrl?: string }).originalUrl ?? raw.url ?? '/';
-        if (target.startsWith('*')) {
-          if (target === '*' && raw.method === 'OPTIONS') {
-            reply.code(204).header('allow', allow()).send();
-            return;
-          }
-          done(new AppError(CoreErrors.malformed_url, 'the request target is not a path (a target of * is for OPTIONS alone)'));
-          return;
-        }
         // Node's own limit counts the bytes of the target and of header names and values only,
         // so thousands of short lines pass it; the section is measured here as written
         // (optional whitespace aside, which the parser drops unseen).
@@ -446,6 +444,10 @@ export function createEdge(config: EdgeConfig): Edge {
           refuseAndEnd(raw, done, CoreErrors.invalid_host, 'an HTTP/1.1 request must carry exactly one Host header');
           return;
         }
+        if (!hostLinesValid(raw)) {
+          refuseAndEnd(raw, done, CoreErrors.invalid_host, 'the Host header is not a host name or address with an optional port');
+          return;
+        }
         if (!answersHost(raw)) {
           done(new AppError(CoreErrors.host_not_allowed, 'this instance does not answer for the host named in the Host header'));
           return;
@@ -455,6 +457,18 @@ export function createEdge(config: EdgeConfig): Edge {
         const coding = raw.headers['transfer-encoding'];
         if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') {
           refuseAndEnd(raw, done, CoreErrors.bad_framing, 'the only transfer coding this service reads is chunked (alone); the connection is closed');
+          return;
+        }
+        // Node's parser takes any target that starts with `*`, and the router reads that `*`
+        // as `/` (`GET *v1/funding/latest` was served). The asterisk form is `OPTIONS *` alone:
+        // it asks what the server as a whole accepts (of a host this instance answers for).
+        const target = (raw as IncomingMessage & { originalUrl?: string }).originalUrl ?? raw.url ?? '/';
+        if (target.startsWith('*')) {
+          if (target === '*' && raw.method === 'OPTIONS') {
+            reply.code(204).header('allow', allow()).send();
+            return;
+          }
+          done(new AppError(CoreErrors.malformed_url, 'the request target is not a path (a target of * is for OPTIONS alone)'));
           return;
         }
         done();
@@ -483,6 +497,22 @@ export function createEdge(config: EdgeConfig): Edge {
       // So it is sent when a body parser first asks for the body (the stream resumes),
       // never after a final answer (Node resumes the stream to discard an unread body).
       server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+        // Node takes any value holding the word (`foo-100-continue`, `100-continue, x`); the
+        // one expectation met here is 100-continue alone.
+        if (req.headers.expect!.trim().toLowerCase() !== '100-continue') {
+          expectationRefused.add(req);
+          server.emit('request', req, res);
+          return;
+        }
+        // Nothing is owed to a request whose framing says it has no body (RFC 9110 §10.1.1).
+        // Node closes the connection after any answer sent without its 100 (to drop a body it
+        // never asked for), which would end the keep-alive and lose the requests pipelined
+        // behind, so such a request is served as one that never asked.
+        if (!announcesBody(req)) {
+          (res as ServerResponse & { _expect_continue: boolean })._expect_continue = false;
+          server.emit('request', req, res);
+          return;
+        }
         continueOwed.add(req);
         server.emit('request', req, res);
       });
@@ -534,6 +564,20 @@ function headerSectionBytes(raw: IncomingMessage & { originalUrl?: string }): nu
   const headers = raw.rawHeaders;
   for (let i = 0; i < headers.length; i += 2) bytes += Buffer.byteLength(headers[i]) + 1 + Buffer.byteLength(headers[i + 1]) + 2;
   return bytes;
+}
+
+/** Whether every Host line holds a host (RFC 9112 §3.2: any other value is a 400). */
+function hostLinesValid(raw: IncomingMessage): boolean {
+  const headers = raw.rawHeaders;
+  for (let i = 0; i < headers.length; i += 2) if (headers[i].length === 4 && headers[i].toLowerCase() === 'host' && !isHostFieldValue(headers[i + 1].replace(/^[ \t]+|[ \t]+$/g, ''))) return false;
+  return true;
+}
+
+/** Whether the request's framing says a body follows (a length above 0, or a transfer coding). */
+function announcesBody(raw: IncomingMessage): boolean {
+  if (raw.headers['transfer-encoding'] !== undefined) return true;
+  const length = raw.headers['content-length'];
+  return length !== undefined && !/^0+$/.test(length.trim());
 }
 
 function hostHeaderCount(rawHeaders: string[]): number {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hostCheck, splitHost } from '../../src/core/hosts.js';
+import { hostCheck, isHostFieldValue, splitHost } from '../../src/core/hosts.js';
 
 // Labels up to the DNS limit of 63 characters.
 const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/);
@@ -66,5 +66,25 @@ describe('allowed hosts', () => {
     for (const bad of ['', '.', '.x', 'a..b', '-a.example', 'a-.example', 'a b', 'a_b', 'x:123456', 'x:0', 'x:65536', 'http://x', '[::1', '[zz::1]', `${'a'.repeat(64)}.example`]) {
       expect(splitHost(bad), bad).toBeUndefined();
     }
+  });
+});
+
+describe('Host field values', () => {
+  it('takes a host name, an IPv4 or bracketed IPv6 address or IPvFuture literal, each with an optional port, and an empty value', () => {
+    for (const value of ['localhost', 'evidence.example:8080', '127.0.0.1', '[::1]', '[::1]:443', '[v1.fe80::a+en1]', 'a,b', 'x_y~z', 'caf%C3%A9.example', 'host:', '']) {
+      expect(isHostFieldValue(value), value).toBe(true);
+    }
+  });
+
+  it('refuses what is no host: user information, spaces, paths, queries, brackets that are no literal, several ports', () => {
+    for (const value of ['user@127.0.0.1', 'a b', 'x/y?z', '<x>', 'a#b', '[::1', '[not-v6]', '[::1]x', 'h:1:2', 'h:p', '%zz', '%4', 'a\\b', '"a"', 'caf\u00e9']) {
+      expect(isHostFieldValue(value), value).toBe(false);
+    }
+  });
+
+  it('accepts every name and port the allow-list accepts (property)', () => {
+    fc.assert(fc.property(name, fc.option(port, { nil: undefined }), (host, p) => {
+      expect(isHostFieldValue(`${host}${p === undefined ? '' : `:${p}`}`)).toBe(true);
+    }));
   });
 });

@@ -114,4 +114,13 @@ describe('a configured list of host names, for every way a request names its hos
     expect((await statusOf('GET /healthz HTTP/1.0\r\nHost: localhost\r\nHost: LOCALHOST:8080')).status).toBe(200);
     expect(await statusOf('GET /healthz HTTP/1.0')).toEqual({ status: 400, code: 'host_not_allowed' });
   });
+
+  it('refuses OPTIONS * for another host as it refuses every path, without the list of methods', async () => {
+    const got = await exchange(port, 'OPTIONS * HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n', { limitMs: 3000 });
+    const [response] = parseResponses(got.bytes);
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body.toString())).toMatchObject({ code: 'host_not_allowed' });
+    expect(response.headers.allow).toBeUndefined();
+    expect((await statusOf('OPTIONS * HTTP/1.1\r\nHost: localhost')).status).toBe(204);
+  });
 });

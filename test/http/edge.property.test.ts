@@ -109,13 +109,14 @@ describe('the edge under arbitrary bytes (property)', () => {
 });
 
 // Well-formed requests whose answers come at once (404, 405), after a hook or after work on
-// the analysis path, each with the status it gets when sent alone.
+// the analysis path, each with the status it gets when sent alone; none of them ends the
+// connection (the analysis group's refusals other than 422 do: analysis-close.test.ts).
 const GOOD = [
   'GET /healthz HTTP/1.1\r\nHost: p.test\r\n\r\n',
   'GET /nowhere HTTP/1.1\r\nHost: p.test\r\n\r\n',
   'POST /healthz HTTP/1.1\r\nHost: p.test\r\nContent-Length: 0\r\n\r\n',
   'GET /v1/funding/nowhere HTTP/1.1\r\nHost: p.test\r\n\r\n',
-  'DELETE /v1/market/assess HTTP/1.1\r\nHost: p.test\r\n\r\n',
+  'DELETE /healthz HTTP/1.1\r\nHost: p.test\r\n\r\n',
   'OPTIONS /healthz HTTP/1.1\r\nHost: p.test\r\n\r\n',
   'GET /v1/capabilities HTTP/1.1\r\nHost: p.test\r\n\r\n',
   'POST /v1/market/assess HTTP/1.1\r\nHost: p.test\r\nContent-Type: application/json\r\nContent-Length: 47\r\n\r\n{"series": [], "as_of": "2026-01-01T00:00:00Z"}',

@@ -231,6 +231,20 @@ describe('requests the HTTP parser refuses', () => {
 });
 
 describe('requests Node answered or dropped by itself', () => {
+  it('answers a Host that holds no host (user information, spaces, a path) with 400 invalid_host', async () => {
+    for (const value of ['user@127.0.0.1', 'a b', 'x/y?z', '<x>', 'edge.test:80:81']) {
+      for (const version of ['1.1', '1.0']) {
+        const [res] = parseResponses((await exchange(port, `GET /healthz HTTP/${version}\r\nHost: ${value}\r\n\r\n`)).bytes);
+        expectRefusal(res, 400, 'invalid_host');
+        expect(res.body.toString()).not.toContain(value);
+      }
+    }
+    for (const value of ['edge.test:8080', '[::1]:8080', '127.0.0.1', 'a,b']) {
+      const [res] = parseResponses((await exchange(port, `GET /healthz HTTP/1.1\r\nHost: ${value}\r\nConnection: close\r\n\r\n`)).bytes);
+      expect(res.status, value).toBe(200);
+    }
+  });
+
   it('answers HTTP/1.1 without Host with 400 invalid_host', async () => {
     const got = await exchange(port, 'GET /healthz HTTP/1.1\r\n\r\n');
     const [res] = parseResponses(got.bytes);
@@ -258,6 +272,27 @@ describe('requests Node answered or dropped by itself', () => {
     const responses = parseResponses(got.bytes);
     expect(responses.map((r) => r.status)).toEqual([100, 200]);
     expect(JSON.parse(responses[1].body.toString())).toEqual({ received: { a: 1 } });
+  });
+
+  it('answers an Expect that only holds 100-continue among other text with 417, sending no 100', async () => {
+    for (const value of ['foo-100-continue', '100-continue, foo', '100-continue;q=1', 'x 100-continue y']) {
+      const got = await exchange(port, `POST /test/echo HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 8\r\nExpect: ${value}\r\n\r\n{"a": 1}`);
+      const responses = parseResponses(got.bytes);
+      expect(responses.map((r) => r.status), value).toEqual([417]);
+      expectRefusal(responses[0], 417, 'expectation_failed');
+    }
+    const cased = parseResponses((await exchange(port, [`POST /test/echo HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 8\r\nExpect: 100-Continue\r\nConnection: close\r\n\r\n`, '{"a": 1}'], { pauseMs: 50 })).bytes);
+    expect(cased.map((r) => r.status)).toEqual([100, 200]);
+  });
+
+  it('keeps the connection of a request without a body that expects 100-continue, answering what is pipelined behind it', async () => {
+    for (const first of ['GET /healthz', 'HEAD /healthz', 'GET /nowhere', 'DELETE /test/hit']) {
+      const got = await exchange(port, `${first} HTTP/1.1\r\n${host}Expect: 100-continue\r\n\r\nGET /healthz HTTP/1.1\r\n${host}Expect: 100-continue\r\nContent-Length: 0\r\n\r\nGET /healthz HTTP/1.1\r\n${host}Connection: close\r\n\r\n`);
+      const responses = parseResponses(got.bytes, new Set(first.startsWith('HEAD') ? [0] : []));
+      expect(responses.map((r) => r.status).slice(1), first).toEqual([200, 200]);
+      expect(responses[0].headers.connection, first).not.toBe('close');
+      expect(responses.some((r) => r.status === 100), first).toBe(false);
+    }
   });
 
   it('sends no 100 Continue to a request refused at its headers (a body over the limit)', async () => {

@@ -15,6 +15,7 @@ export { pyFloatRepr } from './json/format.js';
 export {
   encodeCanonicalDocument,
   encodeCanonicalDocumentBytes,
+  encodeCompactJson,
   encodeDigestJson,
   encodePythonBody,
   encodePythonBodyBytes,

@@ -3,6 +3,7 @@
 // event loop each: 50 requests per second at most, and a single client re-reading it raised
 // the funding reads' p99 fourfold (found from outside).
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { stringifyKeepingSchemaFloats } from '../analysis/schemas/schema-floats.js';
 import { sha256Hex } from '../core/hash.js';
 import { ifNoneMatchMatches } from './conditional.js';
 
@@ -17,7 +18,7 @@ const encoded = new WeakMap<object, Encoded>();
 function encodedOf(document: object): Encoded {
   let known = encoded.get(document);
   if (known === undefined) {
-    const bytes = Buffer.from(JSON.stringify(document), 'utf8');
+    const bytes = Buffer.from(stringifyKeepingSchemaFloats(document), 'utf8');
     known = { bytes, etag: `"${sha256Hex(bytes)}"` };
     encoded.set(document, known);
   }

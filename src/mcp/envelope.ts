@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { isFloatToken, parseStrictJson } from '../core/json.js';
 // Read as REST reads analysis bodies, so a tool call answers what the REST operation does;
 // the other tools refuse a non-finite number as any value of the wrong kind.
+import { stringifyKeepingSchemaFloats } from '../analysis/schemas/schema-floats.js';
 import { ANALYSIS_BODY } from '../analysis/validate.js';
 import { MAX_RPC_BATCH } from './limits.js';
 
@@ -186,7 +187,8 @@ export function strictArgumentsOf(strict: Record<string, unknown>): { found: tru
  */
 export function encodeReply(reply: unknown, options: { singleLine?: boolean } = {}): string {
   const found = structuredText(reply);
-  if (found === undefined) return JSON.stringify(reply);
+  // tools/list carries the analysis schemas, whose float defaults print as floats.
+  if (found === undefined) return stringifyKeepingSchemaFloats(reply);
   // A raw line break in JSON text is always whitespace between tokens (inside strings it is
   // escaped), so a line-framed transport can drop it (funding bodies are indented).
   const text = options.singleLine ? found.replace(/[\r\n]/g, '') : found;

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ANALYSIS_TOOL_NAMES } from '../../src/analysis/tools/catalogue.js';
-import { pyFloatRepr } from '../../src/core/json.js';
+import { encodeDigestJson, parseStrictJson, pyFloatRepr } from '../../src/core/json.js';
 import { HISTORY_MAX_LIMIT } from '../../src/funding/history.js';
 import { openFundingHarness, type FundingHarness } from '../funding/harness.js';
 import { TOOL_ARGUMENTS } from './arguments.js';
@@ -245,6 +245,20 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     const capabilities = (await listed).tools;
     expect(capabilities.map((t) => t.name)).toEqual([...ANALYSIS_TOOL_NAMES].sort());
     for (const tool of capabilities) expect(tools.find((t) => t.name === tool.name)?.description, tool.name).toBe(tool.description);
+  });
+
+  it('prints each analysis tool\'s input schema in tools/list and /openapi.json as /v1/capabilities does, a float default as a float', async () => {
+    // Read strictly and written in the digest form, `3.0` and `3` stay apart.
+    const kinds = (value: unknown) => encodeDigestJson(value);
+    const capabilities = parseStrictJson((await h.get('/v1/capabilities')).rawPayload) as { tools: { name: string; input_schema: unknown }[] };
+    const listed = parseStrictJson((await rpc('{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}', '/mcp', { accept: 'application/json, text/event-stream' })).text) as { result: { tools: { name: string; inputSchema: unknown }[] } };
+    for (const tool of capabilities.tools) expect(kinds(listed.result.tools.find((t) => t.name === tool.name)?.inputSchema), tool.name).toBe(kinds(tool.input_schema));
+    const market = capabilities.tools.find((t) => t.name === 'market_assessment')!;
+    expect(kinds(market.input_schema)).toContain('"default":3.0');
+    const openapi = parseStrictJson((await h.get('/openapi.json')).rawPayload) as { paths: Record<string, { post: { requestBody: { content: Record<string, { schema: unknown }> } } }> };
+    for (const path of ['/v1/market/assess', '/v1/tools/market_assessment']) {
+      expect(kinds(openapi.paths[path].post.requestBody.content['application/json'].schema), path).toBe(kinds(market.input_schema));
+    }
   });
 
   it('warns in the is_this_number_real prompt and in the instructions not to feed a change statistic to e-BH', async () => {

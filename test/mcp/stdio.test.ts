@@ -1,14 +1,15 @@
 // `evidence-desk mcp` over stdio, spawned as a real process and driven by the SDK's stdio
 // client: the same tools and bodies as REST, funding_update over the job's verified local
 // copy (no network), and a server that keeps serving after malformed lines.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ANALYSIS_TOOL_NAMES } from '../../src/analysis/tools/catalogue.js';
+import { ANALYSIS_TOOL_NAMES, toolListing } from '../../src/analysis/tools/catalogue.js';
+import { encodeDigestJson, parseStrictJson } from '../../src/core/json.js';
 import { runJob } from '../../src/funding/job/job.js';
 import { openFundingHarness, type FundingHarness } from '../funding/harness.js';
 import { bin, cleanEnv } from '../helpers/serve.js';
@@ -213,4 +214,15 @@ describe('malformed lines on stdio', () => {
     ]));
     expect(replies).toHaveLength(8);
   }, 60_000);
+});
+
+describe('evidence-desk mcp tools/list', () => {
+  it('prints each analysis tool\'s input schema as /v1/capabilities does, a float default as a float', { timeout: 120_000 }, () => {
+    const run = spawnSync(process.execPath, [bin, 'mcp'], { env: cleanEnv(), encoding: 'utf8', input: '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}\n' });
+    const reply = parseStrictJson(run.stdout.trim()) as { result: { tools: { name: string; inputSchema: unknown }[] } };
+    for (const tool of toolListing()) {
+      expect(encodeDigestJson(reply.result.tools.find((t) => t.name === tool.name)?.inputSchema), tool.name).toBe(encodeDigestJson(tool.input_schema));
+    }
+    expect(run.stdout).toContain('"default":3.0');
+  });
 });

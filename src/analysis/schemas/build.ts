@@ -26,10 +26,18 @@ export interface NumberBounds {
   floats?: readonly ('minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum' | 'default')[];
 }
 
+const floatMarked: object[] = [];
+
+/** The schemas built here with a float keyword (see schema-floats.ts). */
+export function floatMarkedSchemas(): readonly object[] {
+  return floatMarked;
+}
+
 function wrap<T>(schema: Record<string, unknown>, floats: readonly string[] = []): Schema<T> {
   const wrapped = Type.Unsafe<T>(schema);
   // Type.Unsafe copies the object, so number kinds are recorded on the copy.
   for (const key of floats) markFloat(wrapped, key);
+  if (floats.length > 0) floatMarked.push(wrapped);
   return wrapped;
 }
 

@@ -196,6 +196,7 @@ function encodeWith(value: unknown, layout: Layout): string {
 export const DIGEST: Layout = { sortKeys: true, ascii: false, indent: null, itemSeparator: ',', keySeparator: ':' };
 const PYTHON_BODY: Layout = { sortKeys: false, ascii: false, indent: null, itemSeparator: ', ', keySeparator: ': ' };
 const DOCUMENT: Layout = { sortKeys: true, ascii: true, indent: 2, itemSeparator: ',', keySeparator: ': ' };
+const COMPACT: Layout = { sortKeys: false, ascii: false, indent: null, itemSeparator: ',', keySeparator: ':' };
 
 /** `json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`. */
 export function encodeDigestJson(value: unknown): string {
@@ -205,6 +206,11 @@ export function encodeDigestJson(value: unknown): string {
 /** Python's default `json.dumps(v, ensure_ascii=False)`: insertion order, `", "`/`": "`. */
 export function encodePythonBody(value: unknown): string {
   return encodeWith(value, PYTHON_BODY);
+}
+
+/** JSON.stringify's layout (insertion order, no spaces) with number kinds kept: `3.0` stays `3.0`. */
+export function encodeCompactJson(value: unknown): string {
+  return encodeWith(value, COMPACT);
 }
 
 /** `encodePythonBody` as UTF-8 bytes, without the intermediate string (large group A results). */

@@ -76,13 +76,18 @@ function isUnknownMethod(error: { rawPacket?: unknown; bytesParsed?: number }): 
   return true;
 }
 
-function refusalFor(error: { code?: string; rawPacket?: unknown; bytesParsed?: number }): Refusal {
+/**
+ * What a parser failure refuses. `inBody`: the request's head was read whole and its body
+ * broke, so a fault the parser names generically (a missing CR or LF after chunk data, a bad
+ * byte in a chunk extension) is one of framing, not of the request line or headers.
+ */
+function refusalFor(error: { code?: string; rawPacket?: unknown; bytesParsed?: number }, inBody: boolean): Refusal {
   const code = error.code;
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 'timeout';
   if (code === 'HPE_HEADER_OVERFLOW') return 'headers';
   if (code === 'HPE_INVALID_METHOD') return isUnknownMethod(error) ? 'method' : 'request';
   if (code === 'HPE_INVALID_URL') return 'url';
-  if (code !== undefined && FRAMING_FAILURES.has(code)) return 'framing';
+  if ((code !== undefined && FRAMING_FAILURES.has(code)) || inBody) return 'framing';
   return 'request';
 }
 
@@ -263,7 +268,7 @@ export function createEdge(config: EdgeConfig): Edge {
       return;
     }
     // A refused HEAD request gets no body either (RFC 9110 §9.3.2).
-    const { status, bytes } = responseFor(refusalFor(error), refusedIsHead(error, socket, incoming));
+    const { status, bytes } = responseFor(refusalFor(error, incoming != null && !incoming.complete), refusedIsHead(error, socket, incoming));
     // Never the raw packet: it holds the client's headers, Authorization included.
     this.log.info({ refused: { reason: error.code ?? 'unknown', status } }, 'request refused before routing');
     answerAfterPending(socket, bytes, Date.now() + config.requestTimeout);

@@ -20,8 +20,12 @@ import { encodeDataBody } from './encode.js';
 import { WeightedLru } from './lru.js';
 import { weakTag } from './live-tag.js';
 
-/** Bytes of encoded answers one process keeps. */
-export const ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
+/**
+ * Bytes of encoded answers one process keeps. A repeated small query is what the cache is
+ * for; a walk through a large history fills it with 1–2 MB pages asked for once each, and
+ * with 16 MiB such a walk held ~8 MiB more (and malloc kept more of the churn).
+ */
+export const ANSWER_CACHE_BYTES = 8 * 1024 * 1024;
 
 /** What the usage measurement needs of an answer (measurement.ts), computed once per answer. */
 export interface AnswerMeasurement {

@@ -11,10 +11,12 @@ import { loadDocumentBytes } from './store.js';
 /**
  * Source bytes whose parsed documents one process keeps. A parsed document takes 4–5 times
  * its bytes (a 2.9 MB atlas: 15 MB), and a document is read again only to form a snapshot
- * whose rows are not kept, so room for two atlases at the 4 MiB source cap is enough; the
- * earlier 24 MiB let a source that changes at every refresh hold over 100 MB of documents.
+ * whose rows are not kept, so room for one document at the 4 MiB source cap is enough: the
+ * newest retrieval's, which the snapshot formed next reads. 24 MiB let a source that changes
+ * at every refresh hold over 100 MB of documents; 8 MiB held two atlases (30 MB) where the
+ * older one was rarely read again, and a process paging atlas histories peaked ~10 MiB higher.
  */
-export const DOCUMENT_CACHE_BYTES = 8 * 1024 * 1024;
+export const DOCUMENT_CACHE_BYTES = 4 * 1024 * 1024;
 
 export class DocumentCache {
   private readonly lru: WeightedLru<string, { document: unknown; size: number }>;

@@ -19,17 +19,21 @@ function normalise(name: string): string {
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
 function isName(text: string): boolean {
-  if (text.startsWith('[')) return text.endsWith(']') && isIPv6(text.slice(1, -1));
+  if (text.startsWith('[')) return text.endsWith(']') && isIPv6(text.slice(1, -1)) && !text.includes('%');
   const name = text.endsWith('.') ? text.slice(0, -1) : text;
   return name.length > 0 && name.length <= 253 && name.split('.').every((label) => LABEL.test(label));
 }
 
-/** Splits `name[:port]` (or `[v6]:port`); undefined for text that is no host, or a port outside 1–65535. */
+/**
+ * Splits `name[:port]` (or `[v6]:port`); undefined for text that is no host, or a port outside
+ * 1–65535. An empty port (`name:`) is no port, as RFC 3986 §3.2.3 reads it.
+ */
 export function splitHost(text: string): { name: string; port: string | undefined } | undefined {
-  const m = /^(\[[^\]]*\]|[^:]+)(?::([0-9]{1,5}))?$/.exec(text);
+  const m = /^(\[[^\]]*\]|[^:]+)(?::([0-9]{0,5}))?$/.exec(text);
   if (!m || !isName(m[1])) return undefined;
-  if (m[2] !== undefined && (Number(m[2]) < 1 || Number(m[2]) > 65535)) return undefined;
-  return { name: normalise(m[1]), port: m[2] };
+  const port = m[2] === '' ? undefined : m[2];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return undefined;
+  return { name: normalise(m[1]), port };
 }
 
 // RFC 3986 §3.2.2: a bracketed IP literal, or a reg-name (an IPv4 address is one too) of
@@ -41,7 +45,8 @@ const IP_FUTURE = /^v[0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+$/i;
 /** Whether a Host field value is `uri-host [ ":" port ]` (RFC 9110 §7.2); `user@host`, `a b`, `x/y` are not. */
 export function isHostFieldValue(value: string): boolean {
   const literal = LITERAL_HOST.exec(value);
-  if (literal) return isIPv6(literal[1]) || IP_FUTURE.test(literal[1]);
+  // Node's isIPv6 also takes a zone (`fe80::1%eth0`), which a URI's IP literal cannot carry.
+  if (literal) return (isIPv6(literal[1]) && !literal[1].includes('%')) || IP_FUTURE.test(literal[1]);
   return REG_NAME_HOST.test(value);
 }
 

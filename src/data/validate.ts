@@ -42,9 +42,10 @@ const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
  * A whole number as the upstream's framework (pydantic 2) reads one from query text: white
  * space around it (Unicode's, as pydantic trims it), an optional sign, digits with single
  * underscores between them, and an optional fraction of zeros (`2.0`; not `2.`, `2.5`, `2e0`).
+ * Leading zeros go with any underscores among them: `0__5` is 5 (`1__0` is refused).
  */
 const SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*';
-const INTEGER = new RegExp(`^${SPACE}([+-]?)([0-9]+(?:_[0-9]+)*)(?:\\.0+)?${SPACE}$`);
+const INTEGER = new RegExp(`^${SPACE}([+-]?)((?:0[0_]*)?[0-9]+(?:_[0-9]+)*)(?:\\.0+)?${SPACE}$`);
 
 /** The value of a whole number written as `INTEGER` reads it; undefined for any other text. */
 export function wholeNumberOf(text: string): number | undefined {

@@ -109,6 +109,8 @@ export interface Edge {
   install(app: FastifyInstance, closesAfter?: (request: FastifyRequest, reply: FastifyReply) => boolean): void;
   /** Security headers, and `Connection: close` after an upgrade request, for a reply written outside the hooks. */
   prepare(raw: IncomingMessage, reply: FastifyReply): void;
+  /** Ends the connection after this request's answer (its body, if any, still read first). */
+  closeAfterAnswer(raw: IncomingMessage, reply: FastifyReply): void;
   /** Whether `prepare` ran for this reply (its headers are set). */
   prepared(reply: FastifyReply): boolean;
   /** True once the instance has begun to shut down (requests then get `shutting_down`). */
@@ -363,6 +365,7 @@ export function createEdge(config: EdgeConfig): Edge {
       clientErrorHandler: onClientError,
     },
     prepare,
+    closeAfterAnswer,
     prepared: (reply) => reply.hasHeader('x-content-type-options'),
     isClosing: () => closing,
     answersHost,
@@ -450,7 +453,7 @@ export function createEdge(config: EdgeConfig): Edge {
           return;
         }
         if (!hostLinesValid(raw)) {
-          refuseAndEnd(raw, done, CoreErrors.invalid_host, 'the Host header is not a host name or address with an optional port');
+          refuseAndEnd(raw, done, CoreErrors.invalid_host, 'the Host header (or the authority of the target) is not a host name or address with an optional port');
           return;
         }
         if (!answersHost(raw)) {
@@ -571,8 +574,14 @@ function headerSectionBytes(raw: IncomingMessage & { originalUrl?: string }): nu
   return bytes;
 }
 
-/** Whether every Host line holds a host (RFC 9112 §3.2: any other value is a 400). */
-function hostLinesValid(raw: IncomingMessage): boolean {
+/**
+ * Whether every Host line holds a host (RFC 9112 §3.2: any other value is a 400), and so does
+ * the authority of an absolute-form target, which stands in for Host (userinfo there is an
+ * error too: RFC 9110 §4.2.4).
+ */
+function hostLinesValid(raw: IncomingMessage & { originalUrl?: string }): boolean {
+  const authority = targetAuthority(raw.originalUrl ?? raw.url ?? '/');
+  if (authority !== undefined && !isHostFieldValue(authority)) return false;
   const headers = raw.rawHeaders;
   for (let i = 0; i < headers.length; i += 2) if (headers[i].length === 4 && headers[i].toLowerCase() === 'host' && !isHostFieldValue(headers[i + 1].replace(/^[ \t]+|[ \t]+$/g, ''))) return false;
   return true;

@@ -293,26 +293,30 @@ function queryString(args: Record<string, unknown>, name: string): void {
 /**
  * The arguments with each named number replaced by the query text a client would send for
  * it, so group C reads what it reads over REST: an integer token as its exact digits (`-0`
- * kept), a float token as Python prints it (`2.0` stays "2.0", which REST refuses as a whole
- * number, where the double alone would read as "2"). A JSON number has no one spelling: `1e3`
- * reads as "1000.0", the same value and verdict as REST's "1e3", echoed differently.
+ * kept), a float token as Python prints it (`2.0` stays "2.0", which REST reads as 2, and
+ * `2.5` is refused as "2.5" is; a float beyond the double's range is Python's `inf`). A JSON
+ * number has no one spelling: `1e3` reads as "1000.0", the same value and verdict as REST's
+ * "1e3", echoed differently.
  */
 function withQueryTexts(args: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
   const query = { ...args };
   for (const name of names) {
     const value = args[name];
     if (typeof value !== 'number') continue;
-    query[name] = isFloatToken(args, name) ? pyFloatRepr(value) : (rawIntegerOf(args, name) ?? (Object.is(value, -0) ? '-0' : String(value)));
+    query[name] = isFloatToken(args, name) ? floatText(value) : (rawIntegerOf(args, name) ?? (Object.is(value, -0) ? '-0' : String(value)));
   }
   return query;
 }
 
+function floatText(value: number): string {
+  if (Number.isFinite(value)) return pyFloatRepr(value);
+  return value > 0 ? 'inf' : '-inf';
+}
+
 function optionalNumber(args: Record<string, unknown>, name: string): void {
-  // A float literal beyond the double range (read as ±Infinity, as an analysis body is) has no
-  // query text; an integer one has its digits (withQueryTexts), which REST reads as it reads them.
+  // Any number has query text (withQueryTexts), which group C reads as REST reads it.
   if (!Object.hasOwn(args, name)) return;
-  const value = args[name];
-  if (typeof value !== 'number' || (!Number.isFinite(value) && isFloatToken(args, name))) refuse(`${name} must be an integer`, `/${name}`);
+  if (typeof args[name] !== 'number') refuse(`${name} must be an integer`, `/${name}`);
 }
 
 /**

@@ -53,7 +53,7 @@ describe('allowed hosts', () => {
       expect(check(`${listed}.${other}`)).toBe(false);
     }));
     const check = hostCheck(['evidence.example', '[::1]:8080'])!;
-    for (const bad of [undefined, '', ':8080', 'evidence.example:', 'evidence.example:80:80', 'user@evidence.example', 'evidence.example/x', '[::1]:9090', '[::1]']) {
+    for (const bad of [undefined, '', ':8080', 'evidence.example:x', 'evidence.example:80:80', 'user@evidence.example', 'evidence.example/x', '[::1]:9090', '[::1]']) {
       expect(check(bad), String(bad)).toBe(false);
     }
     expect(check('[::1]:8080')).toBe(true);
@@ -77,7 +77,7 @@ describe('Host field values', () => {
   });
 
   it('refuses what is no host: user information, spaces, paths, queries, brackets that are no literal, several ports', () => {
-    for (const value of ['user@127.0.0.1', 'a b', 'x/y?z', '<x>', 'a#b', '[::1', '[not-v6]', '[::1]x', 'h:1:2', 'h:p', '%zz', '%4', 'a\\b', '"a"', 'caf\u00e9']) {
+    for (const value of ['user@127.0.0.1', 'a b', 'x/y?z', '<x>', 'a#b', '[::1', '[not-v6]', '[::1]x', '[fe80::1%eth0]', '[::1%25]', 'h:1:2', 'h:p', '%zz', '%4', 'a\\b', '"a"', 'caf\u00e9']) {
       expect(isHostFieldValue(value), value).toBe(false);
     }
   });
@@ -86,5 +86,18 @@ describe('Host field values', () => {
     fc.assert(fc.property(name, fc.option(port, { nil: undefined }), (host, p) => {
       expect(isHostFieldValue(`${host}${p === undefined ? '' : `:${p}`}`)).toBe(true);
     }));
+  });
+});
+
+describe('an empty port', () => {
+  it('is no port: a name listed for any port is answered with it, as without a list', () => {
+    expect(splitHost('evidence.example:')).toEqual({ name: 'evidence.example', port: undefined });
+    expect(hostCheck(['evidence.example'])!('evidence.example:')).toBe(true);
+    expect(hostCheck(['[::1]'])!('[::1]:')).toBe(true);
+    expect(hostCheck(['evidence.example:8080'])!('evidence.example:')).toBe(false);
+  });
+
+  it('does not make a zone identifier an address', () => {
+    expect(splitHost('[fe80::1%eth0]')).toBeUndefined();
   });
 });

@@ -27,6 +27,9 @@ describe('refusals of the analysis group', () => {
     ['an unknown tool path', post('/noisefloor/v1/nothing', '{}'), 404],
     ['invalid JSON at /mcp', post('/mcp', '{x}'), 400],
     ['GET /mcp', 'GET /mcp HTTP/1.1\r\nHost: x\r\n\r\n', 405],
+    ['a path that is no percent-encoded UTF-8', 'POST /v1/market/assess/%ff HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n', 400],
+    ['such a path under /noisefloor', 'GET /noisefloor/v1/spectral/%c0%af HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+    ['such a path in absolute form', 'GET http://x/v1/market/%ff HTTP/1.1\r\nHost: x\r\n\r\n', 400],
   ])('end the connection after %s, answering nothing pipelined behind', async (_name, request, status) => {
     const got = await exchange(port, request + NEXT, { limitMs: 5000 });
     const responses = parseResponses(got.bytes);

@@ -242,7 +242,11 @@ describe('requests Node answered or dropped by itself', () => {
         expect(res.body.toString()).not.toContain(value);
       }
     }
-    for (const value of ['edge.test:8080', '[::1]:8080', '127.0.0.1', 'a,b']) {
+    for (const target of ['http://u@edge.test/healthz', 'http://a%zz/healthz', 'http://[fe80::1%25eth0]/healthz']) {
+      const [res] = parseResponses((await exchange(port, `GET ${target} HTTP/1.1\r\n${host}\r\n`)).bytes);
+      expectRefusal(res, 400, 'invalid_host');
+    }
+    for (const value of ['edge.test:8080', '[::1]:8080', '127.0.0.1', 'a,b', 'edge.test:']) {
       const [res] = parseResponses((await exchange(port, `GET /healthz HTTP/1.1\r\nHost: ${value}\r\nConnection: close\r\n\r\n`)).bytes);
       expect(res.status, value).toBe(200);
     }

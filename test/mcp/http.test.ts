@@ -198,6 +198,22 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     ), { numRuns: 40 });
   });
 
+  it('refuses a float argument beyond the double range with the 422 body REST sends for Python\'s inf', async () => {
+    const callText = async (tool: string, args: string) => {
+      const raw = await rpc(`{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "${tool}", "arguments": ${args}}}`, '/mcp', { accept: 'application/json, text/event-stream' });
+      return (JSON.parse(raw.text) as { result: { isError?: boolean; content: { text: string }[] } }).result;
+    };
+    for (const [token, text] of [['1e400', 'inf'], ['-1E309', '-inf']]) {
+      const query = await callText('data_query', `{"dataset": "money_markets", "limit": ${token}}`);
+      expect(query.isError).toBe(true);
+      const rest = await h.get(`/api/v1/query?dataset=money_markets&limit=${text}`);
+      expect(rest.statusCode).toBe(422);
+      expect(query.content[0].text).toBe(rest.body);
+      const review = await callText('agent_review', `{"limit": ${token}}`);
+      expect(review.content[0].text).toBe((await h.get(`/api/v1/agent-review?limit=${text}`)).body);
+    }
+  });
+
   it('queries group C datasets through the domain service', async () => {
     const result = await client.callTool({ name: 'data_query', arguments: { dataset: 'money_markets', limit: 2 } });
     expect(result.isError).toBeFalsy();

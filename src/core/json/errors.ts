@@ -1,7 +1,8 @@
 // The two ways JSON handling fails: unreadable input, and text that cannot become UTF-8.
+// Offsets count UTF-8 bytes of the input, whichever reader raised the refusal.
 export class JsonSyntaxError extends Error {
-  constructor(message: string, readonly offset: number) {
-    super(`${message} at offset ${offset}`);
+  constructor(readonly reason: string, readonly offset: number) {
+    super(`${reason} at offset ${offset}`);
     this.name = 'JsonSyntaxError';
   }
 }

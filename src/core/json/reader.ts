@@ -49,7 +49,7 @@ export function parseStrictJson(input: Uint8Array | string, options: ParseOption
   const huge = overflowOf(options);
   if (typeof input === 'string') {
     const fast = parseNative(input, Buffer.from(input, 'utf8'), maxDepth);
-    return fast !== GENERAL ? fast : readText(input, maxDepth, huge);
+    return fast !== GENERAL ? fast : readText(input, maxDepth, huge, 0);
   }
   if (input.length > SMALL_BODY) return readInPlace(input, maxDepth, huge);
   // A small string comes from the young generation, cheaply: JSON.parse and the scan then
@@ -57,7 +57,7 @@ export function parseStrictJson(input: Uint8Array | string, options: ParseOption
   const bytes = Buffer.from(input.buffer, input.byteOffset, input.length);
   const text = isAscii(bytes) ? bytes.toString('latin1') : decode(bytes);
   const fast = parseNative(text, bytes, maxDepth);
-  return fast !== GENERAL ? fast : readText(text, maxDepth, huge);
+  return fast !== GENERAL ? fast : readText(text, maxDepth, huge, bomBytes(bytes));
 }
 
 /** `parseStrictJson` of UTF-8 bytes, read from the bytes themselves (exported for tests). */
@@ -66,14 +66,14 @@ export function readInPlace(input: Uint8Array, maxDepth = 512, overflow: Overflo
   // Pure ASCII: byte positions are character positions, so errors are exact as raised.
   if (isAscii(bytes)) return new Parser(bytes, null, bytes, maxDepth, 0, overflow).parseDocument();
   if (!isUtf8(bytes)) throw notUtf8(bytes);
+  // A leading UTF-8 BOM is dropped, as Python's json.loads does.
+  const bom = bomBytes(bytes);
   try {
-    // A leading UTF-8 BOM is dropped, as Python's json.loads does.
-    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     return new Parser(bytes, null, bytes, maxDepth, bom, overflow).parseDocument();
   } catch (error) {
-    // Offsets count characters: the text reader raises the same refusal with its offset.
+    // The text reader raises the refusal the other paths raise, for the same offset.
     if (!(error instanceof JsonSyntaxError)) throw error;
-    return readText(decode(bytes), maxDepth, overflow);
+    return readText(decode(bytes), maxDepth, overflow, bom);
   }
 }
 
@@ -93,13 +93,26 @@ const SMALL_BODY = 64 * 1024;
 
 /** `parseStrictJson` by the general reader on text alone: what the other paths are tested against. */
 export function parseStrictJsonGeneral(input: Uint8Array | string, options: ParseOptions = {}): unknown {
-  return readText(decode(input), options.maxDepth ?? 512, overflowOf(options));
+  return readText(decode(input), options.maxDepth ?? 512, overflowOf(options), typeof input === 'string' ? 0 : bomBytes(input));
 }
 
-function readText(text: string, maxDepth: number, overflow: Overflow): unknown {
+/**
+ * Reads decoded text; a refusal's offset is turned from UTF-16 units of the text into UTF-8
+ * bytes of the input, `leading` being the bytes decoding dropped ahead of it (a BOM).
+ */
+function readText(text: string, maxDepth: number, overflow: Overflow, leading: number): unknown {
   const codes = new Uint16Array(text.length);
   for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
-  return new Parser(codes, text, null, maxDepth, 0, overflow).parseDocument();
+  try {
+    return new Parser(codes, text, null, maxDepth, 0, overflow).parseDocument();
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    throw new JsonSyntaxError(error.reason, leading + Buffer.byteLength(text.slice(0, error.offset), 'utf8'));
+  }
+}
+
+function bomBytes(bytes: Uint8Array): number {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 }
 
 function decode(input: Uint8Array | string): string {

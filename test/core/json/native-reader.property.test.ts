@@ -128,7 +128,7 @@ describe('strict JSON reader: the byte and JSON.parse paths against the general 
     expectSameReading('{"\ud800": 1.0, "\\ud800": 2}');
   });
 
-  it('counts error offsets in characters when the bytes hold non-ASCII text', () => {
+  it('counts error offsets in UTF-8 bytes of the input when it holds non-ASCII text, whichever path reads it', () => {
     const long = 'x'.repeat(70);
     for (const text of [`["${long}é😀"]`, `["${long}é\u0001"]`, `["${long}\\n", "${long}"]`, `["${long}é`, `{"${long}": "${long}é", "${long}": 1}`]) {
       expectSameReading(Buffer.from(text, 'utf8'));
@@ -136,7 +136,13 @@ describe('strict JSON reader: the byte and JSON.parse paths against the general 
     for (const text of ['["é😀", 01]', '{"ключ": 1, "ключ": 2}', '\ufeff["é", ]', '["é\u0001"]', '{"é": "x', '["日本"] x']) {
       expectSameReading(Buffer.from(text, 'utf8'));
     }
-    expect(() => readInPlace(Buffer.from('["é😀", 01]', 'utf8'))).toThrow("expected ',' or ']' in an array at offset 9"); // 13 in bytes
+    // The second digit of `01` is byte 12: `[`, `"`, é (2 bytes), 😀 (4), `"`, `,`, space, `0`.
+    for (const [text, offset] of [['["é😀", 01]', 12], ['\ufeff["é😀", 01]', 15], ['{"😀":}', 8], ['{"ééé":1,"a":1,"a":2}', 18]] as const) {
+      const bytes = Buffer.from(text, 'utf8');
+      for (const read of [() => readInPlace(bytes), () => parseStrictJson(bytes), () => parseStrictJson(Buffer.concat([bytes, Buffer.alloc(70_000, 0x20)]))]) {
+        expect(read, text).toThrow(new RegExp(`at offset ${offset}$`));
+      }
+    }
     expect(readInPlace(Buffer.from('\ufeff{"é😀": ["日本", 1.0]}', 'utf8'))).toEqual({ 'é😀': ['日本', 1] });
   });
 

@@ -19,6 +19,7 @@ import { loggerOptions } from './logging.js';
 import { originForm, routerPath } from './target.js';
 import { createEdge, onlyRefuses, securityHeaders, type Edge } from './edge.js';
 import { Revalidation } from './revalidation.js';
+import { parseQueryString } from './query-string.js';
 import { sendOpenApi } from './openapi-document.js';
 import { SERVICE_VERSION } from '../core/build-info.js';
 import { EvidenceRowSchema, QueryResultSchema } from '../data/schemas.js';
@@ -194,7 +195,8 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
     bodyLimit: config.bodyLimit,
     // No parameter is matched by a pattern, so a long one costs only its length: the route, not the
     // router, judges it (a 300-character packet id is 400 invalid_packet_id, not an unrouted 404).
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 16 * 1024 },
+    // Query strings as the upstreams' framework reads them (query-string.ts).
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 16 * 1024, querystringParser: parseQueryString },
     disableRequestLogging: false,
     requestIdHeader: false,
     trustProxy: false,

@@ -151,6 +151,12 @@ describe('GET /api/v1/query', () => {
     }
   });
 
+  it('reads query escapes as the upstream does: a run that is no UTF-8 is replacement characters, echoed so', async () => {
+    await start();
+    const body = (await get('/api/v1/query?dataset=bank_risk&limit=%ff&offset=x%C3%A9%41')).json<{ detail: { loc: string[]; input: string }[] }>();
+    expect(body.detail.map((d) => [d.loc[1], d.input])).toEqual([['limit', '\ufffd'], ['offset', 'xéA']]);
+  });
+
   it('answers a failed source with 200, transport unavailable and a diagnostic (item 15)', async () => {
     server.routes.set('/api/v2/money-markets', { status: 503, body: 'down' });
     await start();

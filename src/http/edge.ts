@@ -101,10 +101,10 @@ export interface Edge {
     FastifyServerOptions,
     'keepAliveTimeout' | 'requestTimeout' | 'connectionTimeout' | 'return503OnClosing' | 'clientErrorHandler'
   >;
-  /** Hooks and server listeners; call right after creating the instance, before any other hook. */
   /**
-   * Installs the hooks. `closesAfter` names answers, besides those already sending
-   * `Connection: close`, after which the connection ends (the analysis group's refusals).
+   * Hooks and server listeners; call right after creating the instance, before any other hook.
+   * `closesAfter` names answers, besides those already sending `Connection: close`, after
+   * which the connection ends (the analysis group's refusals).
    */
   install(app: FastifyInstance, closesAfter?: (request: FastifyRequest, reply: FastifyReply) => boolean): void;
   /** Security headers, and `Connection: close` after an upgrade request, for a reply written outside the hooks. */
@@ -328,9 +328,7 @@ export function createEdge(config: EdgeConfig): Edge {
     reply.headers(security);
     // After a request that asks for an upgrade, Node's parser drops what follows it in the
     // same read (it would belong to the new protocol; we have no upgrade listener): answer
-    // it, then close, so nothing sent after it waits for an answer that cannot come. Its own
-    // body is still read, so the connection counts as ending only once that body is in: a
-    // body that never arrives still gets its 408.
+    // it, then close, so nothing sent after it waits for an answer that cannot come.
     // (The parser never completes an upgrade request without a body: it stops at its head.)
     if (raw.headers.upgrade !== undefined) closeAfterAnswer(raw, reply);
   };

@@ -8,9 +8,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { isFloatToken, parseStrictJson } from '../core/json.js';
+import { stringifyKeepingSchemaFloats } from '../analysis/schemas/schema-floats.js';
 // Read as REST reads analysis bodies, so a tool call answers what the REST operation does;
 // the other tools refuse a non-finite number as any value of the wrong kind.
-import { stringifyKeepingSchemaFloats } from '../analysis/schemas/schema-floats.js';
 import { ANALYSIS_BODY } from '../analysis/validate.js';
 import { MAX_RPC_BATCH } from './limits.js';
 

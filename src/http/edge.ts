@@ -477,6 +477,13 @@ export function createEdge(config: EdgeConfig): Edge {
           done(new AppError(CoreErrors.malformed_url, 'the request target is not a path (a target of * is for OPTIONS alone)'));
           return;
         }
+        // A fragment is never part of a request target (RFC 9112 §3.2). Node's parser passes a
+        // raw `#`, and the router cut the path there and read what followed as the query,
+        // past the guards that look for the query after `?` (its length, credentials, the log).
+        if (target.includes('#')) {
+          done(new AppError(CoreErrors.malformed_url, 'the request target holds a raw # (a fragment is never sent; write %23 for the character)'));
+          return;
+        }
         done();
       };
 

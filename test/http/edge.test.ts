@@ -399,6 +399,18 @@ describe('requests Node answered or dropped by itself', () => {
     expect(hits).toBe(0);
   });
 
+  it('refuses a target holding a raw # (no fragment is ever sent), wherever it stands, without running the route', async () => {
+    for (const target of ['/test/hit#x', '/api/v1/query#dataset=money_markets&limit=1', '/healthz?a=1#b', '/v1/funding/changes#since=x', `/healthz#${'a'.repeat(6000)}`]) {
+      const before = hits;
+      const [res] = parseResponses((await exchange(port, `GET ${target} HTTP/1.1\r\n${host}Connection: close\r\n\r\n`)).bytes);
+      expectRefusal(res, 400, 'malformed_url');
+      expect(res.body.toString()).not.toContain('money_markets');
+      expect(hits).toBe(before);
+    }
+    const [encoded] = parseResponses((await exchange(port, `GET /healthz?a=%23 HTTP/1.1\r\n${host}Connection: close\r\n\r\n`)).bytes);
+    expect(encoded.status).toBe(200);
+  });
+
   it('answers OPTIONS * with 204 and the methods the service accepts', async () => {
     const got = await exchange(port, `OPTIONS * HTTP/1.1\r\n${host}Connection: close\r\n\r\n`);
     const [res] = parseResponses(got.bytes);

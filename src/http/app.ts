@@ -210,8 +210,11 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   // The analysis upstream ends the connection after each of its refusals but 422 (its
   // "+ close": 400, 404, 405, 413, 415), so body bytes it did not read are never taken for a
   // next request; its paths here, its /mcp included, do the same.
-  const closesAfterRefusal = (path: string, status: number): boolean =>
-    status >= 400 && status < 500 && status !== 422 && (path === '/mcp' || ownerOf(path)?.name === 'analysis');
+  const closesAfterRefusal = (url: string | undefined, status: number): boolean => {
+    if (status < 400 || status >= 500 || status === 422) return false;
+    const path = routerPath(url);
+    return path === '/mcp' || ownerOf(path)?.name === 'analysis';
+  };
   /** The headers of the group a shell answer is for (its owner's, or a group naming the path). */
   const setGroupHeaders = (reply: FastifyReply, path: string) => {
     const owner = ownerOf(path);
@@ -222,17 +225,16 @@ export async function buildApp(deps: AppDeps, build: BuildOptions = {}): Promise
   const refuseBadUrl = (request: FastifyRequest, reply: FastifyReply, error?: FastifyError) => {
     edge.prepare(request.raw, reply);
     const failure = error === undefined || error.code === 'FST_ERR_BAD_URL' ? new AppError(CoreErrors.malformed_url, 'the request path is not valid percent-encoded UTF-8') : error;
-    const path = routerPath(request.raw.url);
     // Answered outside the hooks, so the edge's onSend never sees it: close here.
-    if (closesAfterRefusal(path, CoreErrors.malformed_url.status)) edge.closeAfterAnswer(request.raw, reply);
-    return sendError(reply, shapeForPath(path), failure, sample);
+    if (closesAfterRefusal(request.raw.url, CoreErrors.malformed_url.status)) edge.closeAfterAnswer(request.raw, reply);
+    return sendError(reply, shapeForPath(routerPath(request.raw.url)), failure, sample);
   };
   options.frameworkErrors = (error, request, reply) => {
     void refuseBadUrl(request, reply, error);
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   // First of all hooks: security headers on every answer, guards refusals included.
-  edge.install(app, (request, reply) => closesAfterRefusal(routerPath(request.raw.url), reply.statusCode));
+  edge.install(app, (request, reply) => closesAfterRefusal(request.raw.url, reply.statusCode));
   let pressured = (): boolean => false;
   const revalidation = new Revalidation({
     security: securityHeaders(config),

@@ -18,8 +18,13 @@ function normalise(name: string): string {
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
+/** An IPv6 address as a URI's IP literal holds it: Node's isIPv6 also takes a zone (`fe80::1%eth0`), which it cannot carry. */
+function isIPv6Literal(inner: string): boolean {
+  return isIPv6(inner) && !inner.includes('%');
+}
+
 function isName(text: string): boolean {
-  if (text.startsWith('[')) return text.endsWith(']') && isIPv6(text.slice(1, -1)) && !text.includes('%');
+  if (text.startsWith('[')) return text.endsWith(']') && isIPv6Literal(text.slice(1, -1));
   const name = text.endsWith('.') ? text.slice(0, -1) : text;
   return name.length > 0 && name.length <= 253 && name.split('.').every((label) => LABEL.test(label));
 }
@@ -45,8 +50,7 @@ const IP_FUTURE = /^v[0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+$/i;
 /** Whether a Host field value is `uri-host [ ":" port ]` (RFC 9110 §7.2); `user@host`, `a b`, `x/y` are not. */
 export function isHostFieldValue(value: string): boolean {
   const literal = LITERAL_HOST.exec(value);
-  // Node's isIPv6 also takes a zone (`fe80::1%eth0`), which a URI's IP literal cannot carry.
-  if (literal) return (isIPv6(literal[1]) && !literal[1].includes('%')) || IP_FUTURE.test(literal[1]);
+  if (literal) return isIPv6Literal(literal[1]) || IP_FUTURE.test(literal[1]);
   return REG_NAME_HOST.test(value);
 }
 

@@ -160,7 +160,9 @@ export function createEdge(config: EdgeConfig): Edge {
 
   const allow = () => [...methods].sort().join(', ');
   const hostAllowed = hostCheck(config.allowedHosts);
-  const answersHost = (raw: IncomingMessage) => hostLinesValid(raw) && (hostAllowed === undefined || hostsNamed(raw).every(hostAllowed));
+  /** Whether the hosts named (already known to be valid) are ones this instance answers for. */
+  const hostsAllowed = (raw: IncomingMessage) => hostAllowed === undefined || hostsNamed(raw).every(hostAllowed);
+  const answersHost = (raw: IncomingMessage) => hostLinesValid(raw) && hostsAllowed(raw);
 
   /** A complete response with a fixed body (none for HEAD), written where no reply object exists. */
   const rawResponse = (def: ErrorDefinition, message: string, extra: Record<string, string> = {}, head = false): Buffer => {
@@ -454,7 +456,7 @@ export function createEdge(config: EdgeConfig): Edge {
           refuseAndEnd(raw, done, CoreErrors.invalid_host, 'the Host header (or the authority of the target) is not a host name or address with an optional port');
           return;
         }
-        if (!answersHost(raw)) {
+        if (!hostsAllowed(raw)) {
           done(new AppError(CoreErrors.host_not_allowed, 'this instance does not answer for the host named in the Host header'));
           return;
         }
